@@ -1,0 +1,95 @@
+"""Cards and packs.
+
+A card is a small immutable value.  Naturals have a rank (2..14, the ace being 14) and a suit
+(S, H, D, C); the joker has neither.  Card codes on the wire are rank then suit (``QH``, ``10C``,
+``AS``) and ``JK`` for a joker.  A ten is accepted as ``10``, ``T`` or ``0`` and always emitted as
+``10``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+SUITS = ("S", "H", "D", "C")
+RANK_CODES = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10", 9: "9", 8: "8", 7: "7", 6: "6",
+              5: "5", 4: "4", 3: "3", 2: "2"}
+_RANK_INPUT = {"A": 14, "K": 13, "Q": 12, "J": 11, "10": 10, "T": 10, "0": 10,
+               "9": 9, "8": 8, "7": 7, "6": 6, "5": 5, "4": 4, "3": 3, "2": 2}
+JOKER_CODE = "JK"
+
+
+class CardError(ValueError):
+    """A card code that does not name a card."""
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    rank: int  # 2..14 for naturals (ace 14), 0 for a joker
+    suit: str  # one of SUITS, "" for a joker
+
+    @property
+    def is_joker(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def code(self) -> str:
+        return JOKER_CODE if self.is_joker else RANK_CODES[self.rank] + self.suit
+
+    def __str__(self) -> str:  # pragma: no cover - debugging aid
+        return self.code
+
+
+JOKER = Card(0, "")
+
+
+def parse_rank(text: str) -> int:
+    try:
+        return _RANK_INPUT[text]
+    except KeyError:
+        raise CardError(f"{text!r} is not a rank (A K Q J 10 9 8 7 6 5 4 3 2; T or 0 for ten)") from None
+
+
+def parse_card(code: str) -> Card:
+    """Parse a plain card code (no joker declaration)."""
+    if not isinstance(code, str):
+        raise CardError("a card code is a string")
+    if code == JOKER_CODE:
+        return JOKER
+    if len(code) < 2 or code[-1] not in SUITS:
+        raise CardError(f"{code!r} is not a card code (rank then suit S/H/D/C, or JK)")
+    return Card(parse_rank(code[:-1]), code[-1])
+
+
+def rank_code(rank: int) -> str:
+    """Rank code of a rank number; 1 (a low ace) reads as A."""
+    return RANK_CODES[14 if rank == 1 else rank]
+
+
+def sort_key(card: Card) -> tuple:
+    """Canonical order for unordered collections (hands): jokers last, suits S H D C, rank high first."""
+    if card.is_joker:
+        return (1, 0, 0)
+    return (0, SUITS.index(card.suit), -card.rank)
+
+
+def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=sort_key))
+
+
+def pack(decks: int, jokers: int) -> Counter:
+    """The multiset of card codes making up a pack of ``decks`` standard decks and ``jokers`` jokers."""
+    counts: Counter = Counter()
+    for suit in SUITS:
+        for rank in range(14, 1, -1):
+            counts[Card(rank, suit).code] = decks
+    counts[JOKER_CODE] = jokers
+    return counts
+
+
+def pack_order(decks: int, jokers: int) -> list[Card]:
+    """The pack in its documented starting order, before any shuffle: deck by deck, suits S H D C,
+    ranks A K Q J 10 .. 2 within a suit, then the jokers."""
+    cards = [Card(rank, suit) for _ in range(decks) for suit in SUITS for rank in range(14, 1, -1)]
+    cards.extend([JOKER] * jokers)
+    return cards

@@ -1,0 +1,38 @@
+"""The clause registry: every rule the referee cites, with the project's own statement of it and
+its source document and section (``rules/clauses.yaml``)."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+import yaml
+
+REGISTRY_PATH = Path(__file__).resolve().parent / "clauses.yaml"
+
+
+@functools.lru_cache(maxsize=1)
+def registry() -> Mapping[str, Mapping]:
+    with open(REGISTRY_PATH, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return MappingProxyType({c["id"]: MappingProxyType(c) for c in data["clauses"]})
+
+
+@functools.lru_cache(maxsize=1)
+def documents() -> Mapping[str, Mapping]:
+    with open(REGISTRY_PATH, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    return MappingProxyType(data["documents"])
+
+
+def clause(clause_id: str) -> Mapping:
+    return registry()[clause_id]
+
+
+def citation(clause_id: str) -> dict:
+    """The statement and sources of a clause, as a verdict cites them."""
+    c = registry().get(clause_id)
+    if c is None:  # a programming error: the engine cites only registered clauses (tested)
+        raise KeyError(f"clause {clause_id!r} is not in the registry")
+    return {"statement": c["statement"], "sources": [dict(s) for s in c["sources"]]}

@@ -1,0 +1,444 @@
+"""The one entry point: ``adjudicate(variant, state, action) -> Verdict``.
+
+Every rule here is general and reads the variant's parameters; no rule looks at a variant's id.
+A rule-illegal action is not an exception for the caller: it is a verdict with ``legal: false``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from typing import Any, Sequence
+
+from .actions import Action, Announce, Build, Discard, Draw, MeldAction, SwapJoker, TurnAction
+from .cards import JOKER, Card
+from .clauses import citation
+from .errors import MalformedInput, Problem, pointer
+from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set,
+                    meld_value, read_meld, _set_order)
+from .shuffle import shuffled
+from .state import Announcement, HandResult, State, TableMeld, Turn
+from .variant import Variant
+
+# The clause a general rule cites unless the variant's ``clause_map`` names another.
+DEFAULT_CLAUSES = {
+    "opening_minimum": "initial_meld.minimum_40",
+    "run_end_limit": "build.run_max_two_per_end_per_turn",
+    "run_total_limit": "build.run_max_two_total_per_turn",
+    "run_joker_interior": "joker_reuse.run_interior_only",
+}
+
+
+@dataclass(frozen=True)
+class Violation:
+    clause: str
+    message: str
+    step: int | None = None
+    ambiguous: bool = False
+    readings: tuple = ()
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"clause": self.clause, "message": self.message, **citation(self.clause)}
+        if self.step is not None:
+            out["step"] = self.step
+        if self.ambiguous:
+            out["ambiguous"] = True
+            out["readings"] = [dict(r) for r in self.readings]
+        return out
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    violations: tuple[Violation, ...]
+    state: State
+    events: tuple[dict, ...]
+
+    @property
+    def result(self) -> HandResult | None:
+        return self.state.result if self.legal else None
+
+    def to_dict(self) -> dict:
+        return {
+            "legal": self.legal,
+            "violations": [v.to_dict() for v in self.violations],
+            "state": self.state.to_dict(),
+            "events": [dict(e) for e in self.events],
+            "result": self.result.to_dict() if self.result else None,
+        }
+
+
+class Illegal(Exception):
+    def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple = ()):
+        super().__init__(message)
+        self.violation = Violation(clause, message, None, ambiguous, readings)
+
+    @classmethod
+    def of(cls, failure: Failure) -> "Illegal":
+        return cls(failure.clause, failure.message, failure.ambiguous, failure.readings)
+
+
+def _clause(variant: Variant, slot: str) -> str:
+    return variant.clause_map.get(slot, DEFAULT_CLAUSES[slot])
+
+
+def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
+    """Decide ``action`` in ``state`` under ``variant``.  A ``turn`` is all-or-nothing: the first
+    illegal step is reported (with its index) and the state is returned unchanged."""
+    events: list[dict] = []
+    steps = action.actions if isinstance(action, TurnAction) else (action,)
+    current = state
+    for i, step in enumerate(steps):
+        if isinstance(action, TurnAction) and action.player is not None and step.player is None:
+            step = replace(step, player=action.player)
+        try:
+            current = _apply(variant, current, step, events, pointer("actions", i) if isinstance(action, TurnAction) else "")
+        except Illegal as exc:
+            v = exc.violation
+            if isinstance(action, TurnAction):
+                v = replace(v, step=i)
+            return Verdict(False, (v,), state, ())
+    return Verdict(True, (), current, tuple(events))
+
+
+def is_legal(variant: Variant, state: State, action: Action) -> bool:
+    return adjudicate(variant, state, action).legal
+
+
+# -------------------------------------------------------------------------------------------
+
+def _actor(state: State, action: Action, at: str) -> str:
+    who = action.player
+    if who is not None and who not in {p.id for p in state.players}:
+        raise MalformedInput(Problem(at + "/player", f"{who!r} is not a player in the state"))
+    if isinstance(action, Announce):
+        return who or (state.announcement.player if state.announcement else state.to_act)
+    return who or state.to_act
+
+
+def _apply(variant: Variant, state: State, action: Action, events: list[dict], at: str) -> State:
+    if state.phase == "ended":
+        raise Illegal("build.none_after_someone_goes_out",
+                      "the hand is over: no one may draw, meld, build or discard after it ends")
+    actor = _actor(state, action, at)
+    if isinstance(action, Announce):
+        return _announce(variant, state, action, actor, events)
+    if actor != state.to_act:
+        raise Illegal("turn.left_of_dealer_starts_clockwise", f"it is {state.to_act}'s turn, not {actor}'s")
+    if state.turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
+        raise Illegal("joker_reuse.released_joker_used_at_once",
+                      "the released joker must be placed in a new meld or a build before anything else")
+    if isinstance(action, Draw):
+        return _draw(variant, state, action, events)
+    if state.phase != "play":
+        raise Illegal("turn.draw_meld_discard", "a turn starts with drawing a card")
+    if isinstance(action, MeldAction):
+        return _meld(variant, state, action, events, at)
+    if isinstance(action, Build):
+        return _build(variant, state, action, events, at)
+    if isinstance(action, SwapJoker):
+        return _swap(variant, state, action, events, at)
+    if isinstance(action, Discard):
+        return _discard(variant, state, action, events)
+    raise MalformedInput(Problem(at + "/type", "a turn cannot contain a turn"))
+
+
+def _take(hand: Sequence[Card], cards: Sequence[Card], what: str) -> tuple[Card, ...]:
+    """``hand`` without ``cards``; Illegal if any is not held."""
+    rest = list(hand)
+    for c in cards:
+        if c not in rest:
+            raise Illegal("referee.cards_held", f"{c.code} is not in the hand ({what})")
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> None:
+    if not hand:
+        raise Illegal("go_out.final_discard_required",
+                      "a player must keep one card to discard: going out ends with a discard")
+    if len(hand) < 2 and state.current.barred:
+        raise Illegal("warning.announce_one_to_three_cards",
+                      "a player who did not announce their last cards may not go out on this turn")
+
+
+def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: str) -> tuple[State, int]:
+    """Take the cards of ``tokens`` from the hand, jokers coming first from any released joker.
+    Returns the new state and how many released jokers were used."""
+    jokers = sum(1 for t in tokens if t.card.is_joker)
+    from_pending = min(jokers, state.turn.pending_jokers)
+    needed = [t.card for t in tokens if not t.card.is_joker] + [JOKER] * (jokers - from_pending)
+    hand = _take(state.current.hand, needed, what)
+    if state.turn.pending_jokers and not from_pending:
+        raise Illegal("joker_reuse.released_joker_used_at_once",
+                      "the released joker must go into this meld or build: it cannot wait or go to the hand")
+    _check_hand_left(variant, state, hand)
+    state = state.with_player(state.to_act, hand=hand)
+    state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers - from_pending))
+    return state, from_pending
+
+
+# -- draw ---------------------------------------------------------------------------------------
+
+def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> State:
+    if state.phase != "draw":
+        raise Illegal("turn.draw_meld_discard", "a turn has exactly one draw, and this turn has drawn")
+    if state.announcement is not None:
+        # The window to announce closes with the next draw: the silent player is barred next turn.
+        silent = state.announcement.player
+        state = replace(state.with_player(silent, barred=True), announcement=None)
+        events.append({"type": "announcement_missed", "player": silent})
+    player = state.current
+    must_open = False
+    if action.source == "stock":
+        if action.card is not None and action.card != state.stock[0]:
+            raise Illegal("draw.only_top_card", f"only the top card of the stock may be drawn, not {action.card.code}")
+        card, state = state.stock[0], replace(state, stock=state.stock[1:])
+    else:
+        if not state.discard:
+            raise Illegal("draw.only_top_card", "the discard pile is empty")
+        top = state.discard[0]
+        if action.card is not None and action.card != top:
+            raise Illegal("draw.only_top_card",
+                          f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
+        if not player.opened:
+            free = state.first_play and variant.p("draw", "first_play_free_upcard")
+            must_open = not free
+        card, state = top, replace(state, discard=state.discard[1:])
+    state = state.with_player(player.id, hand=player.hand + (card,))
+    events.append({"type": "drew", "player": player.id, "source": action.source,
+                   **({"card": card.code} if action.source == "discard" else {})})
+    return replace(state, phase="play", turn=Turn(drawn=card, source=action.source, must_open=must_open))
+
+
+# -- meld ---------------------------------------------------------------------------------------
+
+def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict], at: str) -> State:
+    player = state.current
+    melds: list[Meld] = []
+    for spec in action.melds:
+        reading = read_meld(spec.tokens, variant, spec.kind)
+        if isinstance(reading, Failure):
+            raise Illegal.of(reading)
+        melds.append(reading)
+    tokens = [t for spec in action.melds for t in spec.tokens]
+    state, _ = _use_cards(variant, state, tokens, "meld")
+    total = sum(meld_value(m, variant) for m in melds)
+    if not player.opened:
+        minimum = variant.p("opening", "minimum")
+        if total < minimum:
+            raise Illegal(_clause(variant, "opening_minimum"),
+                          f"the first meld must be worth at least {minimum} in new sets and runs; this is worth {total}")
+        state = state.with_player(player.id, opened=True)
+        state = replace(state, turn=replace(state.turn, opened_this_turn=True))
+        events.append({"type": "opened", "player": player.id, "points": total})
+    taken = {m.id for m in state.melds}
+    for i, (spec, meld) in enumerate(zip(action.melds, melds)):
+        mid = spec.id or state.new_meld_id()
+        if mid in taken and spec.id:
+            raise MalformedInput(Problem(at + pointer("melds", i, "id"), f"meld id {mid!r} is already on the table"))
+        taken.add(mid)
+        state = state.with_meld(TableMeld(mid, player.id, meld))
+        events.append({"type": "melded", "player": player.id, "meld": mid, "kind": meld.kind,
+                       "cards": meld.codes, "points": meld_value(meld, variant)})
+    return state
+
+
+# -- build --------------------------------------------------------------------------------------
+
+def _table_meld(state: State, meld_id: str, at: str) -> TableMeld:
+    m = state.meld(meld_id)
+    if m is None:
+        raise MalformedInput(Problem(at + "/meld", f"no meld {meld_id!r} on the table"))
+    return m
+
+
+def _build(variant: Variant, state: State, action: Build, events: list[dict], at: str) -> State:
+    player = state.current
+    if variant.p("building", "requires_opening") and not player.opened:
+        raise Illegal("build.only_after_own_opening",
+                      "a player adds to melds on the table only after laying their own opening")
+    target = _table_meld(state, action.meld, at)
+    meld = target.meld
+    end = action.end
+    if meld.kind == "run":
+        if end is None:
+            fits = {e: extend_run(meld, action.tokens, e, variant) for e in ("low", "high")}
+            good = [e for e, r in fits.items() if isinstance(r, Meld)]
+            if len(good) == 2:
+                raise Illegal("joker.declare_run_end_joker", "the cards fit either end of the run: name the end",
+                              ambiguous=True, readings=tuple(fits[e].to_dict() for e in good))
+            end = good[0] if good else "high"
+            new = fits[end]
+        else:
+            new = extend_run(meld, action.tokens, end, variant)
+        if isinstance(new, Failure):
+            raise Illegal.of(new)
+        k = len(action.tokens)
+        low, high = state.turn.built(target.id)
+        per_end = variant.p("building", "max_per_run_end_per_turn")
+        already = low if end == "low" else high
+        if per_end is not None and already + k > per_end:
+            raise Illegal(_clause(variant, "run_end_limit"),
+                          f"at most {per_end} cards may be added to one end of a run in a turn "
+                          f"({already} already added there); lay three or more as a new run")
+        per_run = variant.p("building", "max_per_run_per_turn")
+        if per_run is not None and low + high + k > per_run:
+            raise Illegal(_clause(variant, "run_total_limit"),
+                          f"at most {per_run} cards may be added to a run in a turn ({low + high} already added)")
+    else:
+        end = None
+        new = extend_set(meld, action.tokens, variant)
+        if isinstance(new, Failure):
+            raise Illegal.of(new)
+    state, _ = _use_cards(variant, state, action.tokens, "build")
+    if end is not None:
+        state = replace(state, turn=state.turn.with_build(target.id, end, len(action.tokens)))
+    state = state.with_meld(replace(target, meld=new))
+    k = len(action.tokens)
+    added = new.slots[:k] if end == "low" else new.slots[-k:] if end == "high" else ()
+    events.append({"type": "built", "player": player.id, "meld": target.id,
+                   "cards": [s.code for s in added] if added else [t.card.code for t in action.tokens],
+                   **({"end": end} if end else {})})
+    if new.kind == "set" and new.jokers and len(new.slots) >= variant.p("melds", "set", "max"):
+        events.append({"type": "set_closed", "meld": target.id})
+    return state
+
+
+# -- joker exchange -----------------------------------------------------------------------------
+
+def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict], at: str) -> State:
+    player = state.current
+    rules = variant.p("joker_reuse")
+    if not rules["allowed"]:
+        raise Illegal("meld.permanent_no_rearrangement", "melded jokers cannot be taken back in this variant")
+    if rules["requires_opening"] and not player.opened:
+        raise Illegal("joker_reuse.requires_opening", "only a player who has opened may exchange for a joker")
+    target = _table_meld(state, action.meld, at)
+    meld = target.meld
+    if not meld.jokers:
+        raise Illegal("meld.permanent_no_rearrangement", "that meld holds no joker; melds cannot be rearranged")
+    if meld.kind == "run":
+        new = _swap_run(variant, meld, action.naturals)
+    else:
+        new = _swap_set(variant, meld, action.naturals)
+    hand = _take(player.hand, action.naturals, "joker exchange")
+    if not hand:
+        raise Illegal("go_out.final_discard_required", "a player must keep one card to discard")
+    state = state.with_player(player.id, hand=hand)
+    state = state.with_meld(replace(target, meld=new))
+    state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers + 1))
+    events.append({"type": "joker_released", "player": player.id, "meld": target.id,
+                   "naturals": [c.code for c in action.naturals]})
+    if action.place is not None:
+        if action.place.player not in (None, player.id):
+            raise Illegal("turn.left_of_dealer_starts_clockwise", "the released joker is placed by the same player")
+        state = _apply(variant, state, action.place, events, at + "/place")
+    return state
+
+
+def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
+    if len(naturals) != 1:
+        raise Illegal("joker_reuse.run_exact_natural", "a run's joker is exchanged for exactly one natural card")
+    natural = naturals[0]
+    for i, slot in enumerate(meld.slots):
+        if slot.is_joker and slot.suit == natural.suit and (slot.rank == natural.rank or (slot.rank == 1 and natural.rank == 14)):
+            if variant.p("joker_reuse", "run_joker_position") == "interior" and i in (0, len(meld.slots) - 1):
+                raise Illegal(_clause(variant, "run_joker_interior"),
+                              "only a joker inside a run, not at its end, may be exchanged in this variant")
+            slots = list(meld.slots)
+            slots[i] = Slot(natural, slot.rank, slot.suit)
+            return Meld("run", tuple(slots))
+    stands = ", ".join(s.stands_for for s in meld.slots if s.is_joker)
+    raise Illegal("joker_reuse.run_exact_natural",
+                  f"{natural.code} is not the card the run's joker stands for ({stands})")
+
+
+def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
+    rules = variant.p("melds", "set")
+    size = len(meld.slots)
+    if size >= rules["max"]:
+        raise Illegal("joker_reuse.set_single_natural_closes_set",
+                      f"a set of {size} cards with a joker is closed: its joker can never be taken")
+    clause = "joker_reuse.set_needs_both_missing_naturals" if meld.jokers == 1 else "joker_reuse.set_two_jokers_release_one"
+    needed = rules["max"] - size + 1
+    if len(naturals) != needed:
+        raise Illegal(clause, f"the joker is released only by adding {needed} naturals that fill the set "
+                              f"to {rules['max']} cards; {len(naturals)} offered")
+    held = [s.card.suit for s in meld.slots if not s.is_joker]
+    for c in naturals:
+        if c.rank != meld.rank:
+            raise Illegal(clause, f"{c.code} is not of the set's rank")
+        if rules["distinct_suits"] and c.suit in held:
+            raise Illegal(clause, f"the set already holds the suit of {c.code}")
+        held.append(c.suit)
+    slots = [s for s in meld.slots if not s.is_joker] + [Slot(c, meld.rank, c.suit) for c in naturals]
+    slots += [Slot(JOKER, meld.rank, "")] * (meld.jokers - 1)
+    return Meld("set", tuple(sorted(slots, key=_set_order)))
+
+
+# -- discard and the end of a turn --------------------------------------------------------------
+
+def _discard(variant: Variant, state: State, action: Discard, events: list[dict]) -> State:
+    player = state.current
+    hand = _take(player.hand, [action.card], "discard")
+    if state.turn.must_open and not player.opened:
+        raise Illegal("draw.discard_only_with_initial_meld",
+                      "a player who took the discard before opening must lay their opening in the same turn")
+    events.append({"type": "discarded", "player": player.id, "card": action.card.code})
+    state = replace(state.with_player(player.id, hand=hand), discard=(action.card,) + state.discard)
+    if not hand:
+        if player.barred:
+            raise Illegal("warning.announce_one_to_three_cards",
+                          "a player who did not announce their last cards may not go out on this turn")
+        return _hand_won(variant, state, player.id, events)
+    state = state.with_player(player.id, barred=False)
+    announce_at = variant.p("warning", "announce_at_most")
+    announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
+    state = replace(state, announcement=announcement)
+    if not state.stock:
+        if state.reshuffles < variant.p("stock", "reshuffles"):
+            n = state.reshuffles + 1
+            new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
+            state = replace(state, stock=tuple(new_stock), discard=state.discard[:1], reshuffles=n)
+            events.append({"type": "stock_reshuffled", "count": n, "cards": len(new_stock)})
+        else:
+            events.append({"type": "hand_void"})
+            zero = tuple((p.id, 0) for p in state.players)
+            result = HandResult("void", None, zero, zero, tuple((p.id, p.score) for p in state.players))
+            return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
+    return replace(state, to_act=state.left_of(player.id), phase="draw", turn=Turn(), first_play=False)
+
+
+def _hand_won(variant: Variant, state: State, winner: str, events: list[dict]) -> State:
+    kalookie = state.turn.opened_this_turn
+    multiplier = variant.p("kalookie", "penalty_multiplier") if kalookie else 1
+    stake = variant.p("stakes", "kalookie" if kalookie else "call_up")
+    losers = [p for p in state.players if p.id != winner]
+    penalties, payments, scores = [], [], []
+    for p in state.players:
+        if p.id == winner:
+            penalties.append((p.id, 0))
+            payments.append((p.id, stake * len(losers)))
+            scores.append((p.id, p.score))
+            continue
+        points = sum(card_penalty(c, variant) for c in p.hand) * multiplier
+        penalties.append((p.id, points))
+        payments.append((p.id, -stake))
+        scores.append((p.id, p.score + points))
+        state = state.with_player(p.id, score=p.score + points)
+    how = "kalookie" if kalookie else "call_up"
+    events.append({"type": how, "player": winner})
+    result = HandResult(how, winner, tuple(penalties), tuple(payments), tuple(scores))
+    return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
+
+
+def _announce(variant: Variant, state: State, action: Announce, actor: str, events: list[dict]) -> State:
+    owed = state.announcement
+    if owed is None or owed.player != actor:
+        raise Illegal("warning.announce_one_to_three_cards",
+                      f"{actor} owes no announcement now: it follows a discard that leaves "
+                      f"1 to {variant.p('warning', 'announce_at_most')} cards")
+    if action.count != owed.count:
+        raise Illegal("warning.announce_one_to_three_cards", f"{actor} holds {owed.count} cards, not {action.count}")
+    events.append({"type": "announced", "player": actor, "count": owed.count})
+    return replace(state, announcement=None)

@@ -1,0 +1,365 @@
+"""Melds: sets and runs, the readings of jokers, and meld values.
+
+A meld is a tuple of slots.  A slot is the physical card (a natural or a joker) and the card it
+stands for: in a run an exact rank and suit; in a set the set's rank with the suit left open.  Runs
+are kept from low to high; in a run a low ace has rank 1, a high ace rank 14.
+
+On the wire a melded joker is written with its reading: ``JK(=9H)`` in a run, ``JK(=9)`` in a set.
+In a proposed meld a plain ``JK`` may be left for the referee to read; if the cards allow more than
+one reading the meld is refused as ambiguous and the client must declare it.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .cards import JOKER, SUITS, Card, CardError, parse_card, parse_rank, rank_code
+from .variant import Variant
+
+_DECL = re.compile(r"^JK\(=([^)]*)\)$")
+
+ACE_CLAUSE = {"high": "meld.run.ace_high_only", "low": "meld.run.ace_high_only",
+              "high_or_low": "meld.run.ace_high_or_low_not_both"}
+
+
+@dataclass(frozen=True)
+class Token:
+    """A card offered for a meld: a natural, or a joker with an optional declaration."""
+    card: Card
+    rank: int = 0      # declared rank of a joker (0: undeclared)
+    suit: str = ""     # declared suit of a joker ("" : undeclared or a set joker)
+
+    @property
+    def declared(self) -> bool:
+        return self.card.is_joker and self.rank != 0
+
+
+def parse_token(code: str) -> Token:
+    """``QH``, ``JK``, ``JK(=9H)`` (a run joker) or ``JK(=9)`` (a set joker)."""
+    if not isinstance(code, str):
+        raise CardError("a card code is a string")
+    m = _DECL.match(code)
+    if not m:
+        return Token(parse_card(code))
+    inner = m.group(1)
+    if inner and inner[-1] in SUITS and len(inner) >= 2:
+        card = parse_card(inner)
+        return Token(JOKER, card.rank, card.suit)
+    return Token(JOKER, parse_rank(inner), "")
+
+
+@dataclass(frozen=True)
+class Slot:
+    card: Card
+    rank: int   # rank stood for (run: 1..14, set: the set's rank)
+    suit: str   # suit stood for; "" for a joker in a set
+
+    @property
+    def is_joker(self) -> bool:
+        return self.card.is_joker
+
+    @property
+    def code(self) -> str:
+        if not self.card.is_joker:
+            return self.card.code
+        return f"JK(={rank_code(self.rank)}{self.suit})"
+
+    @property
+    def stands_for(self) -> str:
+        return rank_code(self.rank) + self.suit
+
+
+@dataclass(frozen=True)
+class Meld:
+    kind: str                 # "set" or "run"
+    slots: tuple[Slot, ...]
+
+    @property
+    def rank(self) -> int:
+        """A set's rank (0 for a run)."""
+        return self.slots[0].rank if self.kind == "set" else 0
+
+    @property
+    def suit(self) -> str:
+        return self.slots[0].suit if self.kind == "run" else ""
+
+    @property
+    def codes(self) -> list[str]:
+        return [s.code for s in self.slots]
+
+    @property
+    def cards(self) -> list[Card]:
+        return [s.card for s in self.slots]
+
+    @property
+    def jokers(self) -> int:
+        return sum(1 for s in self.slots if s.is_joker)
+
+    @property
+    def low(self) -> int:
+        return self.slots[0].rank
+
+    @property
+    def high(self) -> int:
+        return self.slots[-1].rank
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "cards": self.codes}
+
+
+@dataclass(frozen=True)
+class Failure:
+    clause: str
+    message: str
+    ambiguous: bool = False
+    readings: tuple = ()
+
+
+def slot_value(slot: Slot, variant: Variant) -> int:
+    rank = slot.rank
+    if rank == 1:
+        return variant.p("values", "low_ace_in_meld")
+    if rank == 14:
+        return variant.p("values", "ace")
+    if rank >= 10:
+        return variant.p("values", "picture")
+    return rank
+
+
+def meld_value(meld: Meld, variant: Variant) -> int:
+    return sum(slot_value(s, variant) for s in meld.slots)
+
+
+def card_penalty(card: Card, variant: Variant) -> int:
+    """What a card left in a loser's hand costs."""
+    if card.is_joker:
+        return variant.p("values", "joker_in_hand")
+    if card.rank == 14:
+        return variant.p("values", "ace")
+    if card.rank >= 10:
+        return variant.p("values", "picture")
+    return card.rank
+
+
+def _set_order(slot: Slot) -> tuple:
+    return (1, 0) if slot.is_joker else (0, SUITS.index(slot.card.suit))
+
+
+def _lines(variant: Variant) -> list[tuple[int, int]]:
+    """The rank ranges a run may occupy: (lowest, highest), ace 1 when low and 14 when high."""
+    ace = variant.p("melds", "run", "ace")
+    return {"high": [(2, 14)], "low": [(1, 13)], "high_or_low": [(2, 14), (1, 13)]}[ace]
+
+
+def _map_rank(rank: int, line: tuple[int, int]) -> int:
+    return 1 if rank == 14 and line[0] == 1 else rank
+
+
+def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld], Failure | None]:
+    rules = variant.p("melds", "set")
+    naturals = [t.card for t in tokens if not t.card.is_joker]
+    jokers = [t for t in tokens if t.card.is_joker]
+    clause = "meld.set.three_or_four_distinct_suits"
+    if not naturals:
+        return [], Failure("joker.wild_for_any_card", "a set needs at least one natural card to fix its rank")
+    ranks = {c.rank for c in naturals}
+    if len(ranks) > 1:
+        return [], Failure(clause, "the natural cards of a set must all be of one rank")
+    rank = naturals[0].rank
+    if len(tokens) < rules["min"] or len(tokens) > rules["max"]:
+        return [], Failure(clause, f"a set has {rules['min']} to {rules['max']} cards, not {len(tokens)}")
+    if rules["distinct_suits"] and len({c.suit for c in naturals}) < len(naturals):
+        return [], Failure(clause, "a set may not hold two cards of the same suit")
+    for j in jokers:
+        if j.suit:
+            return [], Failure("joker.set_joker_suit_undeclared",
+                               f"a joker in a set stands for a rank, not a card: write JK(={rank_code(j.rank)})")
+        if j.rank and j.rank != rank:
+            return [], Failure("joker.wild_for_any_card",
+                               f"a joker declared as {rank_code(j.rank)} cannot stand in a set of {rank_code(rank)}")
+    slots = [Slot(c, rank, c.suit) for c in naturals] + [Slot(JOKER, rank, "") for _ in jokers]
+    return [Meld("set", tuple(sorted(slots, key=_set_order)))], None
+
+
+def _run_windows(naturals: list[Card], n: int, line: tuple[int, int]) -> list[int]:
+    ranks = [_map_rank(c.rank, line) for c in naturals]
+    lo, hi = line
+    starts = []
+    for start in range(lo, hi - n + 2):
+        end = start + n - 1
+        if all(start <= r <= end for r in ranks):
+            starts.append(start)
+    return starts
+
+
+def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld], Failure | None]:
+    rules = variant.p("melds", "run")
+    clause = "meld.run.three_plus_same_suit"
+    naturals = [t.card for t in tokens if not t.card.is_joker]
+    jokers = [t for t in tokens if t.card.is_joker]
+    n = len(tokens)
+    if not naturals:
+        return [], Failure("joker.wild_for_any_card", "a run needs at least one natural card to fix its suit")
+    suits = {c.suit for c in naturals}
+    if len(suits) > 1:
+        return [], Failure(clause, "all the cards of a run must be of one suit")
+    suit = naturals[0].suit
+    if n < rules["min"]:
+        return [], Failure(clause, f"a run has at least {rules['min']} cards")
+    if len({c.rank for c in naturals}) < len(naturals):
+        return [], Failure(clause, "a run cannot hold the same card twice")
+    for j in jokers:
+        if j.rank and not j.suit:
+            return [], Failure("joker.declare_run_end_joker",
+                               "a joker in a run stands for an exact card: declare it with its suit, e.g. JK(=9H)")
+    readings: dict[tuple, Meld] = {}
+    any_window = False
+    for line in _lines(variant):
+        for start in _run_windows(naturals, n, line):
+            any_window = True
+            nat_ranks = {_map_rank(c.rank, line) for c in naturals}
+            missing = [r for r in range(start, start + n) if r not in nat_ranks]
+            declared = [j for j in jokers if j.declared]
+            free = list(missing)
+            ok = True
+            for j in declared:
+                r = _map_rank(j.rank, line)
+                if j.suit != suit or r not in free:
+                    ok = False
+                    break
+                free.remove(r)
+            if not ok:
+                continue
+            slots = []
+            for r in range(start, start + n):
+                card = JOKER if r in missing else Card(14 if r == 1 else r, suit)
+                slots.append(Slot(card, r, suit))
+            meld = Meld("run", tuple(slots))
+            readings[tuple(meld.codes)] = meld
+    if readings:
+        return list(readings.values()), None
+    if not any_window:
+        # Would the cards make a run if the ace stood elsewhere (low, high, or round the corner)?
+        ace_clause = ACE_CLAUSE[rules["ace"]]
+        if any(c.rank == 14 for c in naturals) or any(j.rank == 14 for j in jokers):
+            for line in [(1, 13), (2, 14)]:
+                if _run_windows(naturals, n, line):
+                    return [], Failure(ace_clause, "the ace cannot stand at that end of a run in this variant")
+            ranks = sorted(c.rank for c in naturals)
+            wrapped = sorted(r if r > 7 else r + 13 for r in ranks)
+            if wrapped[-1] - wrapped[0] < n:
+                return [], Failure(ace_clause, "a run cannot turn the corner from king through ace to two")
+        return [], Failure(clause, "the cards are not consecutive, even with the jokers filling gaps")
+    return [], Failure("joker.wild_for_any_card", "a declared joker does not stand for a card this run needs")
+
+
+def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None) -> tuple[list[Meld], Failure | None]:
+    """Every reading of ``tokens`` as a meld (of ``kind`` if given).  On none, the failure."""
+    tokens = list(tokens)
+    if kind == "set":
+        return _set_readings(tokens, variant)
+    if kind == "run":
+        return _run_readings(tokens, variant)
+    # An explicit joker declaration fixes the kind: JK(=9) is a set joker, JK(=9H) a run joker.
+    if any(t.declared and t.suit for t in tokens):
+        return _run_readings(tokens, variant)
+    if any(t.declared and not t.suit for t in tokens):
+        return _set_readings(tokens, variant)
+    sets, set_fail = _set_readings(tokens, variant)
+    runs, run_fail = _run_readings(tokens, variant)
+    found = sets + runs
+    if found:
+        return found, None
+    naturals = [t.card for t in tokens if not t.card.is_joker]
+    same_rank = len(naturals) >= 1 and len({c.rank for c in naturals}) == 1
+    same_suit = len({c.suit for c in naturals}) == 1
+    if same_rank and not (same_suit and len(naturals) == 1):
+        return [], set_fail
+    if len(naturals) >= 2 and not same_suit and len({c.rank for c in naturals}) < len(naturals):
+        return [], set_fail
+    return [], run_fail
+
+
+def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None) -> Meld | Failure:
+    """The one reading of a proposed meld, or why there is none (invalid or ambiguous)."""
+    found, failure = readings(tokens, variant, kind)
+    if failure is not None:
+        return failure
+    if len(found) == 1:
+        return found[0]
+    kinds = {m.kind for m in found}
+    shown = tuple(m.to_dict() for m in found)
+    if len(kinds) > 1:
+        return Failure("joker.declare_natural_plus_two_jokers",
+                       "the cards can be read as a set or as a run: declare the kind (and, for a run, each joker's card)",
+                       ambiguous=True, readings=shown)
+    return Failure("joker.declare_run_end_joker",
+                   "the jokers can stand for different cards: declare each joker's card, e.g. JK(=9H)",
+                   ambiguous=True, readings=shown)
+
+
+def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) -> Meld | Failure:
+    """``meld`` with ``tokens`` added at its ``low`` or ``high`` end."""
+    k = len(tokens)
+    ace = variant.p("melds", "run", "ace")
+    may_low = ace in ("low", "high_or_low") and meld.high != 14
+    may_high = ace in ("high", "high_or_low") and meld.low != 1
+    lo_bound = 1 if may_low else 2
+    hi_bound = 14 if may_high else 13
+    if end == "high":
+        positions = list(range(meld.high + 1, meld.high + 1 + k))
+    else:
+        positions = list(range(meld.low - k, meld.low))
+    if not positions or positions[0] < lo_bound or positions[-1] > hi_bound:
+        if (end == "high" and meld.high + k > 13) or (end == "low" and meld.low - k < 2):
+            return Failure(ACE_CLAUSE[ace], f"the run cannot be extended {k} card(s) past its {end} end in this variant")
+        return Failure("build.run_extend_at_ends", f"the run cannot be extended {k} card(s) at its {end} end")
+    free = list(positions)
+    placed: dict[int, Card] = {}
+    for t in tokens:
+        if t.card.is_joker:
+            continue
+        if t.card.suit != meld.suit:
+            return Failure("build.run_extend_at_ends", f"{t.card.code} is not of the run's suit")
+        r = 1 if (t.card.rank == 14 and positions[0] <= 1) else t.card.rank
+        if r not in free:
+            return Failure("build.run_extend_at_ends",
+                           f"{t.card.code} is not the next card at the {end} end of the run")
+        free.remove(r)
+        placed[r] = t.card
+    for t in tokens:
+        if not t.declared:
+            continue
+        r = 1 if (t.rank == 14 and positions[0] <= 1) else t.rank
+        if t.suit != meld.suit or r not in free:
+            return Failure("joker.wild_for_any_card", "a declared joker does not stand for the card this end needs")
+        free.remove(r)
+    slots = [Slot(placed.get(r, JOKER), r, meld.suit) for r in positions]
+    new = slots + list(meld.slots) if end == "low" else list(meld.slots) + slots
+    return Meld("run", tuple(new))
+
+
+def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | Failure:
+    rules = variant.p("melds", "set")
+    clause = "build.set_to_four_cards"
+    if len(meld.slots) + len(tokens) > rules["max"]:
+        return Failure(clause, f"a set holds at most {rules['max']} cards")
+    slots = list(meld.slots)
+    for t in tokens:
+        if t.card.is_joker:
+            if t.suit or (t.rank and t.rank != meld.rank):
+                return Failure("joker.wild_for_any_card", "a joker added to a set stands for the set's rank")
+            slots.append(Slot(JOKER, meld.rank, ""))
+            continue
+        if t.card.rank != meld.rank:
+            return Failure(clause, f"{t.card.code} is not of the set's rank")
+        if rules["distinct_suits"] and any(s.card.suit == t.card.suit for s in slots if not s.is_joker):
+            return Failure("joker.set_joker_suit_undeclared" if meld.jokers else clause,
+                           f"the set already holds a {rank_code(meld.rank)} of that suit")
+        slots.append(Slot(t.card, meld.rank, t.card.suit))
+    return Meld("set", tuple(sorted(slots, key=_set_order)))
+
+
+def tokens_of(codes: Iterable[str]) -> list[Token]:
+    return [parse_token(c) for c in codes]

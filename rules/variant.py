@@ -1,0 +1,195 @@
+"""Variants as data.
+
+Each variant is one YAML file in ``rules/variants/``.  A file may ``extends:`` another; its
+``parameters`` are merged over the parent's.  A request's house rules are a partial ``parameters``
+block merged the same way.  The merged result is checked against ``rules/variant.schema.yaml`` and a
+few cross-field constraints; any unknown key or impossible value is an error naming its field.
+Nothing in the engine branches on a variant's id: rules read parameters.
+"""
+from __future__ import annotations
+
+import copy
+import functools
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import jsonschema
+import yaml
+
+from .errors import InvalidRules, Problem, UnknownVariant, pointer
+
+HERE = Path(__file__).resolve().parent
+VARIANT_DIR = HERE / "variants"
+
+
+@functools.lru_cache(maxsize=1)
+def variant_schema() -> dict:
+    with open(HERE / "variant.schema.yaml", encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+@functools.lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(variant_schema())
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value
+
+
+def deep_merge(base: dict, override: Mapping) -> dict:
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), dict):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    name: str
+    family: str
+    extends: str | None
+    sources: tuple
+    clauses: tuple
+    decisions: tuple
+    params: Mapping = field(repr=False)
+    clause_map: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    overrides: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
+
+    def p(self, *path: str) -> Any:
+        """A parameter by its path, e.g. ``variant.p("building", "max_per_run_end_per_turn")``."""
+        node: Any = self.params
+        for key in path:
+            node = node[key]
+        return node
+
+    @property
+    def pack_size(self) -> int:
+        return 52 * self.p("pack", "decks") + self.p("pack", "jokers")
+
+    def with_rules(self, rules: Mapping | None, base_pointer: str = "/rules") -> "Variant":
+        """This variant with house-rule overrides applied (validated; errors name the field)."""
+        if not rules:
+            return self
+        if not isinstance(rules, Mapping):
+            raise InvalidRules(Problem(base_pointer, "house rules are an object of parameter overrides"))
+        merged = deep_merge(_thaw(self.params), rules)
+        _check_parameters(merged, base_pointer)
+        return Variant(self.id, self.name, self.family, self.extends, self.sources, self.clauses,
+                       self.decisions, _freeze(merged), self.clause_map,
+                       _freeze(deep_merge(_thaw(self.overrides), rules)))
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id, "name": self.name, "family": self.family, "extends": self.extends,
+            "sources": _thaw(self.sources), "clauses": list(self.clauses),
+            "decisions": _thaw(self.decisions), "clause_map": _thaw(self.clause_map),
+            "parameters": _thaw(self.params),
+            "overrides": _thaw(self.overrides),
+        }
+
+
+def _check_parameters(params: dict, base_pointer: str) -> None:
+    schema = variant_schema()
+    validator = jsonschema.Draft202012Validator({**schema["$defs"]["parameters"], "$defs": schema["$defs"]})
+    problems = []
+    for err in sorted(validator.iter_errors(params), key=lambda e: list(e.absolute_path)):
+        path = list(err.absolute_path)
+        if err.validator == "additionalProperties":
+            allowed = set(err.schema.get("properties", {}))
+            for extra in sorted(set(err.instance) - allowed):
+                problems.append(Problem(base_pointer + pointer(*path, extra),
+                                        f"unknown rule {extra!r}; known here: {', '.join(sorted(allowed))}"))
+            continue
+        problems.append(Problem(base_pointer + pointer(*path), err.message))
+    if not problems:
+        problems = _cross_checks(params, base_pointer)
+    if problems:
+        raise InvalidRules(problems)
+
+
+def _cross_checks(params: dict, base_pointer: str) -> list[Problem]:
+    problems = []
+    players, pack, deal = params["players"], params["pack"], params["deal"]
+    if players["min"] > players["max"]:
+        problems.append(Problem(base_pointer + "/players/min", "min is greater than max"))
+    size = 52 * pack["decks"] + pack["jokers"]
+    needed = players["max"] * deal["cards_each"] + (1 if deal["upcard"] else 0) + 1
+    if needed > size:
+        problems.append(Problem(base_pointer + "/deal/cards_each",
+                                f"{players['max']} players x {deal['cards_each']} cards, the upcard and a stock card need "
+                                f"{needed} cards but the pack has {size}"))
+    sets = params["melds"]["set"]
+    if sets["min"] > sets["max"]:
+        problems.append(Problem(base_pointer + "/melds/set/min", "min is greater than max"))
+    if sets["distinct_suits"] and sets["max"] > 4 + pack["jokers"]:
+        problems.append(Problem(base_pointer + "/melds/set/max", "a set of distinct suits cannot be that long"))
+    return problems
+
+
+def _load_file(path: Path) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        data = yaml.safe_load(fh)
+    if not isinstance(data, dict):
+        raise InvalidRules(Problem("", f"{path.name} is not a mapping"))
+    return data
+
+
+def _validate_file(data: dict, name: str) -> None:
+    errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        raise InvalidRules([Problem(pointer(*e.absolute_path), f"{name}: {e.message}") for e in errors])
+
+
+@functools.lru_cache(maxsize=None)
+def _load_variant(variant_id: str, directory: str) -> Variant:
+    path = Path(directory) / f"{variant_id}.yaml"
+    if not path.is_file():
+        raise UnknownVariant(Problem("/variant", f"no variant {variant_id!r}; known: {', '.join(variant_ids(directory))}"))
+    data = _load_file(path)
+    parent = data.get("extends")
+    if parent:
+        base = _load_variant(parent, directory)
+        params = deep_merge(_thaw(base.params), data.get("parameters") or {})
+        data = {**data, "parameters": params}
+        data.setdefault("clauses", list(base.clauses))
+        data["clause_map"] = {**_thaw(base.clause_map), **(data.get("clause_map") or {})}
+    _validate_file(data, path.name)
+    if data["id"] != variant_id:
+        raise InvalidRules(Problem("/id", f"{path.name}: id {data['id']!r} does not match the file name"))
+    _check_parameters(data["parameters"], "/parameters")
+    return Variant(data["id"], data["name"], data["family"], data.get("extends"),
+                   _freeze(data["sources"]), tuple(data["clauses"]), _freeze(data.get("decisions", [])),
+                   _freeze(data["parameters"]), _freeze(data.get("clause_map", {})))
+
+
+def variant_ids(directory: str | Path = VARIANT_DIR) -> list[str]:
+    return sorted(p.stem for p in Path(directory).glob("*.yaml"))
+
+
+def load_variant(variant_id: str, rules: Mapping | None = None, directory: str | Path = VARIANT_DIR) -> Variant:
+    if not isinstance(variant_id, str) or not variant_id.replace("_", "").isalnum():
+        raise UnknownVariant(Problem("/variant", f"no variant {variant_id!r}"))
+    return _load_variant(variant_id, str(directory)).with_rules(rules)
+
+
+def all_variants(directory: str | Path = VARIANT_DIR) -> list[Variant]:
+    return [load_variant(v, directory=directory) for v in variant_ids(directory)]
