@@ -1,0 +1,17 @@
+"""The rules core of the Kalooki referee: pure Python, no web imports.
+
+``adjudicate(variant, state, action) -> Verdict`` is the one entry point; the value types are in
+``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``variant``.
+"""
+from .actions import Action, action_from_dict
+from .deal import deal
+from .engine import Verdict, Violation, adjudicate, is_legal
+from .errors import ImpossibleState, InvalidRules, MalformedInput, Problem, RefereeInputError, UnknownVariant
+from .state import State, state_from_dict
+from .variant import Variant, all_variants, load_variant, variant_ids
+
+__all__ = [
+    "Action", "action_from_dict", "deal", "Verdict", "Violation", "adjudicate", "is_legal",
+    "ImpossibleState", "InvalidRules", "MalformedInput", "Problem", "RefereeInputError", "UnknownVariant",
+    "State", "state_from_dict", "Variant", "all_variants", "load_variant", "variant_ids",
+]

@@ -444,10 +444,12 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     for code in sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c)):
         have, want = counts.get(code, 0), expected.get(code, 0)
         if have < want:
-            bad(f"card {code} is missing: the pack has {want}, the state holds {have}", "")
+            bad(f"card {code} is missing: the pack has {want}, the state holds {have}")
         elif have > want:
             places = _places(state, code)
-            bad(f"card {code} appears {have} times but the pack has {want} (found in {', '.join(places)})", "")
+            where = f"found in {', '.join(places)}" if places else "found among the melds or released jokers"
+            extra = "is not in this variant's pack" if want == 0 else f"appears {have} times but the pack has {want}"
+            problems.append(Problem(places[-1] if places else "", f"card {code} {extra} ({where})"))
 
     # Melds on the table.
     meld_ids = set()

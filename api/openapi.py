@@ -1,0 +1,76 @@
+"""Request validation against ``openapi.yaml`` itself, before marshmallow builds any object, so that
+what the OpenAPI document accepts and what the service accepts cannot drift apart."""
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from rules.errors import MalformedInput, Problem, pointer
+
+OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+_BASE = "urn:kalooki-referee:openapi"
+
+
+@functools.lru_cache(maxsize=1)
+def openapi_text() -> str:
+    return OPENAPI_PATH.read_text(encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=1)
+def openapi_document() -> dict:
+    return yaml.safe_load(openapi_text())
+
+
+@functools.lru_cache(maxsize=None)
+def _validator(component: str) -> jsonschema.Draft202012Validator:
+    doc = openapi_document()
+    registry = Registry().with_resource(_BASE, Resource(contents=doc, specification=DRAFT202012))
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
+              "$ref": f"{_BASE}#/components/schemas/{component}"}
+    return jsonschema.Draft202012Validator(schema, registry=registry,
+                                           format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+
+
+def _flatten(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    """The errors worth showing: inside a oneOf, those of the branch whose ``type`` matched."""
+    if err.validator in ("oneOf", "anyOf") and err.context:
+        by_branch: dict[int, list] = {}
+        for sub in err.context:
+            by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
+        candidates = [subs for subs in by_branch.values()
+                      if not any(list(s.relative_path)[-1:] == ["type"] or (s.validator == "const" and not s.relative_path)
+                                 for s in subs)]
+        if len(candidates) == 1:
+            return [e for s in candidates[0] for e in _flatten(s)]
+    return [err]
+
+
+def validate(component: str, body: Any) -> None:
+    """Raise MalformedInput listing every place where ``body`` breaks ``components/schemas/<component>``."""
+    problems = []
+    errors = sorted(_validator(component).iter_errors(body), key=lambda e: [str(p) for p in e.absolute_path])
+    for top in errors:
+        for err in _flatten(top):
+            path = list(err.absolute_path)
+            if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+                allowed = set(err.schema.get("properties", {}))
+                extras = sorted(k for k in err.instance if k not in allowed) or [None]
+                for extra in extras:
+                    where = pointer(*path, extra) if extra is not None else pointer(*path)
+                    problems.append(Problem(where, f"unknown field {extra!r}" if extra else err.message))
+            elif err.validator == "required" and isinstance(err.instance, dict):
+                for key in err.validator_value:
+                    if key not in err.instance:
+                        problems.append(Problem(pointer(*path, key), "required field is missing"))
+            else:
+                message = err.message if len(err.message) < 300 else err.message[:297] + "..."
+                problems.append(Problem(pointer(*path), message))
+    if problems:
+        unique = list(dict.fromkeys(problems))
+        raise MalformedInput(unique[:50])

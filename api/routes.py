@@ -1,0 +1,140 @@
+"""The v1 blueprint: thin handlers over the rules core."""
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, Response, request
+from marshmallow import ValidationError
+
+from rules import adjudicate, all_variants, deal, load_variant
+from rules.cards import CardError
+from rules.clauses import citation
+from rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant, pointer
+from rules.melds import Failure, Token, meld_value, parse_token, read_meld
+
+from . import openapi
+from .problems import from_error, problem
+from .schemas import AdjudicateRequest, DealRequest, MeldCheckRequest
+
+bp = Blueprint("v1", __name__)
+
+VERSION = "0.1.0"
+
+
+def _json(body, status: int = 200) -> Response:
+    text = json.dumps(body, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return Response(text, status=status, mimetype="application/json")
+
+
+def _body(component: str):
+    """The request body, checked against openapi.yaml's ``component`` schema."""
+    if not request.is_json:
+        raise _BadRequest(problem(415, "Unsupported media type", "send the request body as application/json",
+                                  "unsupported-media-type"))
+    try:
+        body = json.loads(request.get_data(cache=False) or b"null")
+    except (ValueError, RecursionError) as exc:
+        raise _BadRequest(problem(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
+                                  "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]))
+    openapi.validate(component, body)
+    return body
+
+
+class _BadRequest(Exception):
+    def __init__(self, response: Response):
+        self.response = response
+
+
+@bp.errorhandler(_BadRequest)
+def _bad_request(exc: _BadRequest):
+    return exc.response
+
+
+@bp.errorhandler(RefereeInputError)
+def _input_error(exc: RefereeInputError):
+    return from_error(exc, 404 if isinstance(exc, UnknownVariant) and request.method == "GET" else 422)
+
+
+@bp.errorhandler(ValidationError)
+def _marshmallow_error(exc: ValidationError):
+    problems = []
+
+    def walk(messages, path):
+        if isinstance(messages, dict):
+            for key, value in messages.items():
+                walk(value, path + (key,))
+        else:
+            for m in (messages if isinstance(messages, list) else [messages]):
+                problems.append(Problem(pointer(*path), str(m)))
+    walk(exc.messages, ())
+    return from_error(MalformedInput(problems or [Problem("", "invalid request")]))
+
+
+@bp.post("/v1/adjudicate")
+def adjudicate_route():
+    data = AdjudicateRequest().load(_body("AdjudicateRequest"))
+    try:
+        verdict = adjudicate(data["variant"], data["state"], data["action"])
+    except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
+        raise exc.prefixed("/action") from None
+    return _json(verdict.to_dict())
+
+
+@bp.post("/v1/deal")
+def deal_route():
+    data = DealRequest().load(_body("DealRequest"))
+    state, record = deal(data["variant"], data["players"], data["seed"], data["dealer"])
+    return _json({"state": state.to_dict(), "deal": record})
+
+
+@bp.post("/v1/melds/check")
+def meld_check_route():
+    data = MeldCheckRequest().load(_body("MeldCheckRequest"))
+    variant = data["variant"]
+    tokens: list[Token] = []
+    problems = []
+    for i, code in enumerate(data["cards"]):
+        try:
+            tokens.append(parse_token(code))
+        except CardError as exc:
+            problems.append(Problem(f"/cards/{i}", str(exc)))
+    declared = list(data["declarations"]["jokers"])
+    plain = [i for i, t in enumerate(tokens) if t.card.is_joker and not t.declared]
+    if len(declared) > len(plain):
+        problems.append(Problem("/declarations/jokers", f"{len(declared)} declarations for {len(plain)} undeclared jokers"))
+    if problems:
+        raise MalformedInput(problems)
+    for k, (i, code) in enumerate(zip(plain, declared)):
+        try:
+            tokens[i] = parse_token(f"JK(={code})")
+        except CardError as exc:
+            raise MalformedInput(Problem(f"/declarations/jokers/{k}", str(exc))) from None
+    reading = read_meld(tokens, variant, data["declarations"]["kind"])
+    if isinstance(reading, Failure):
+        violation = {"clause": reading.clause, "message": reading.message, **citation(reading.clause)}
+        return _json({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
+                      "value": None, "readings": [dict(r) for r in reading.readings], "violation": violation})
+    return _json({"valid": True, "ambiguous": False, "kind": reading.kind, "cards": reading.codes,
+                  "jokers": [s.stands_for for s in reading.slots if s.is_joker],
+                  "value": meld_value(reading, variant), "readings": [reading.to_dict()], "violation": None})
+
+
+@bp.get("/v1/variants")
+def variants_route():
+    return _json({"variants": [{"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
+                                "sources": v.to_dict()["sources"]} for v in all_variants()]})
+
+
+@bp.get("/v1/variants/<variant_id>")
+def variant_route(variant_id: str):
+    return _json(load_variant(variant_id).to_dict())
+
+
+@bp.get("/openapi.yaml")
+def openapi_route():
+    return Response(openapi.openapi_text(), mimetype="application/yaml")
+
+
+@bp.get("/health")
+def health_route():
+    return _json({"status": "ok", "version": VERSION})

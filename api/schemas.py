@@ -1,0 +1,78 @@
+"""Marshmallow schemas: they turn a request that already matches ``openapi.yaml`` into the rules
+core's objects.  Domain errors keep their JSON pointers, placed under the request field."""
+from __future__ import annotations
+
+from marshmallow import EXCLUDE, Schema, fields, post_load, validate
+
+from rules import action_from_dict, load_variant, state_from_dict
+from rules.errors import RefereeInputError
+
+
+def _under(prefix: str, fn, *args):
+    try:
+        return fn(*args)
+    except RefereeInputError as exc:
+        raise exc.prefixed(prefix) from None
+
+
+class _Base(Schema):
+    class Meta:
+        unknown = EXCLUDE  # unknown fields were already refused by the OpenAPI validation
+
+    variant = fields.String(required=True)
+    rules = fields.Dict(load_default=None, allow_none=True)
+
+    def _variant(self, data):
+        return load_variant(data["variant"], data.get("rules"))
+
+
+class AdjudicateRequest(_Base):
+    state = fields.Dict(required=True)
+    action = fields.Dict(required=True)
+
+    @post_load
+    def build(self, data, **_):
+        variant = self._variant(data)
+        return {
+            "variant": variant,
+            "state": _under("/state", state_from_dict, data["state"], variant),
+            "action": _under("/action", action_from_dict, data["action"]),
+        }
+
+
+def _seed(value):
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value
+
+
+class DealRequest(_Base):
+    players = fields.Raw(required=True)
+    seed = fields.Raw(required=True)
+    dealer = fields.String(load_default=None, allow_none=True)
+
+    @post_load
+    def build(self, data, **_):
+        players = data["players"]
+        if isinstance(players, (int, float)) and not isinstance(players, bool):
+            players = [f"P{i}" for i in range(1, int(players) + 1)]
+        return {"variant": self._variant(data), "players": list(players), "seed": _seed(data["seed"]),
+                "dealer": data.get("dealer")}
+
+
+class Declarations(Schema):
+    class Meta:
+        unknown = EXCLUDE
+
+    kind = fields.String(load_default=None, validate=validate.OneOf(["set", "run"]), allow_none=True)
+    jokers = fields.List(fields.String(), load_default=list)
+
+
+class MeldCheckRequest(_Base):
+    cards = fields.List(fields.String(), required=True)
+    declarations = fields.Nested(Declarations, load_default=None, allow_none=True)
+
+    @post_load
+    def build(self, data, **_):
+        return {"variant": self._variant(data), "cards": data["cards"],
+                "declarations": data.get("declarations") or {"kind": None, "jokers": []}}

@@ -1,0 +1,160 @@
+"""Compile the hand-written vector sources (``vectors/src/<variant>/<topic>.yaml``) into the vector
+files of the suite (``vectors/<variant>/<topic>.json``).
+
+A source vector may describe its state compactly with ``setup``: the builder completes it into a
+full, conserved state by putting every card of the variant's pack that the setup does not place
+into the stock (after any ``stock_top`` cards, in the pack's documented order), or into the discard
+pile (below the given discards) with ``fill: discard``.  Nothing else is computed: the expected
+verdicts are written by hand.  ``python -m vectors.build`` rewrites the JSON files; ``--check``
+fails if any is out of date.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from rules.cards import canonical, pack_order, parse_card
+from rules.melds import parse_token
+from rules.variant import load_variant
+
+ROOT = Path(__file__).resolve().parent
+SRC = ROOT / "src"
+SUITE = "kalooki-referee-vectors"
+SUITE_VERSION = (ROOT / "VERSION").read_text().strip() if (ROOT / "VERSION").exists() else "0.0.0"
+
+SETUP_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "discard", "stock_top", "stock", "fill",
+              "melds", "turn", "announcement", "reshuffles", "seed", "result"}
+
+
+class BuildError(Exception):
+    pass
+
+
+def _codes_used(setup: dict) -> Counter:
+    used: Counter = Counter()
+    for p in setup.get("players", []):
+        used.update(parse_card(c).code for c in p.get("hand", []))
+    for key in ("discard", "stock_top"):
+        used.update(parse_card(c).code for c in setup.get(key, []))
+    if isinstance(setup.get("stock"), list):
+        used.update(parse_card(c).code for c in setup["stock"])
+    for m in setup.get("melds", []):
+        used.update(parse_token(c).card.code for c in m["cards"])
+    used["JK"] += (setup.get("turn") or {}).get("pending_jokers", 0)
+    return +used
+
+
+def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -> dict:
+    unknown = set(setup) - SETUP_KEYS
+    if unknown:
+        raise BuildError(f"{where}: unknown setup keys {sorted(unknown)}")
+    variant = load_variant(variant_id, rules)
+    pack = pack_order(variant.p("pack", "decks"), variant.p("pack", "jokers"))
+    remaining = Counter(c.code for c in pack) - Counter()
+    used = _codes_used(setup)
+    over = used - Counter(c.code for c in pack)
+    if over and not setup.get("allow_extra"):
+        raise BuildError(f"{where}: the setup uses more cards than the pack has: {dict(over)}")
+    remaining = Counter(c.code for c in pack)
+    remaining.subtract(used)
+    rest = []
+    for card in pack:
+        if remaining[card.code] > 0:
+            rest.append(card.code)
+            remaining[card.code] -= 1
+    state = {k: v for k, v in setup.items() if k not in ("stock_top", "fill")}
+    state["players"] = [{**p, "hand": [c.code for c in canonical(parse_card(x) for x in p["hand"])]}
+                        for p in setup["players"]]
+    fill = setup.get("fill", "stock")
+    if isinstance(setup.get("stock"), list):
+        if fill == "stock":
+            raise BuildError(f"{where}: an explicit stock needs fill: discard (or none)")
+        state["stock"] = list(setup["stock"])
+    else:
+        state["stock"] = list(setup.get("stock_top", []))
+    state.setdefault("discard", [])
+    if fill == "stock":
+        state["stock"] += rest
+    elif fill == "discard":
+        state["discard"] = list(state["discard"]) + rest
+    elif fill != "none":
+        raise BuildError(f"{where}: fill is stock, discard or none")
+    state.setdefault("melds", [])
+    return state
+
+
+def _canonical_expected(expected: dict) -> dict:
+    out = dict(expected)
+    if "state" in out:
+        fixed = {}
+        for ptr, value in out["state"].items():
+            if ptr.endswith("/hand") and isinstance(value, list):
+                value = [c.code for c in canonical(parse_card(x) for x in value)]
+            fixed[ptr] = value
+        out["state"] = fixed
+    return out
+
+
+def build_file(path: Path) -> dict:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    variant_id, topic = data["variant"], data["topic"]
+    vectors = []
+    for i, src in enumerate(data["vectors"]):
+        where = f"{path.name}#{i} ({src.get('id')})"
+        endpoint = src.get("endpoint", "adjudicate")
+        vid = src.get("variant", variant_id)
+        rules = src.get("rules")
+        if "request" in src:
+            request = {"variant": vid, **src["request"]}
+        else:
+            request = {"variant": vid}
+            if rules:
+                request["rules"] = rules
+            request["state"] = expand_setup(src["setup"], vid, rules, where)
+            request["action"] = src["action"]
+        vec = {"id": src["id"], "description": " ".join(src["description"].split()), "clauses": src["clauses"],
+               "source": src["source"]}
+        if src.get("decision"):
+            vec["decision"] = src["decision"]
+        vec.update({"endpoint": endpoint, "request": request, "expected": _canonical_expected(src["expected"])})
+        vectors.append(vec)
+    out = {"$schema": "../vector-file.schema.json", "suite": SUITE, "suite_version": SUITE_VERSION,
+           "variant": variant_id, "topic": topic}
+    if data.get("description"):
+        out["description"] = " ".join(data["description"].split())
+    out["vectors"] = vectors
+    return out
+
+
+def render(doc: dict) -> str:
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="fail if a vector file is out of date")
+    args = parser.parse_args(argv)
+    stale = []
+    for path in sorted(SRC.glob("*/*.yaml")):
+        doc = build_file(path)
+        target = ROOT / path.parent.name / (path.stem + ".json")
+        text = render(doc)
+        if args.check:
+            if not target.exists() or target.read_text(encoding="utf-8") != text:
+                stale.append(str(target.relative_to(ROOT.parent)))
+        else:
+            target.parent.mkdir(exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    if stale:
+        print("out of date (run python -m vectors.build):", *stale, sep="\n  ")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
