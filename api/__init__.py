@@ -23,7 +23,11 @@ def create_app(config: dict | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
         slug = (exc.name or "error").lower().replace(" ", "-")
-        return problem(exc.code or 500, exc.name or "Error", exc.description or "", slug)
+        response = problem(exc.code or 500, exc.name or "Error", exc.description or "", slug)
+        for name, value in exc.get_headers():  # e.g. the `Allow` header a 405 must carry (RFC 9110)
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # never a traceback on the wire

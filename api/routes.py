@@ -10,11 +10,13 @@ from rules import adjudicate, all_variants, deal, load_variant
 from rules.cards import CardError
 from rules.clauses import citation
 from rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant, pointer
+from rules.game import adjudicate_game, start_game
+from rules.scoresheet import score_sheet
 from rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
 from . import openapi
 from .problems import from_error, problem
-from .schemas import AdjudicateRequest, DealRequest, MeldCheckRequest
+from .schemas import AdjudicateRequest, DealRequest, GameStartRequest, MeldCheckRequest, ScoreSheetRequest
 
 bp = Blueprint("v1", __name__)
 
@@ -36,8 +38,27 @@ def _body(component: str):
     except (ValueError, RecursionError) as exc:
         raise _BadRequest(problem(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
                                   "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]))
+    if _depth(body) > MAX_JSON_DEPTH:  # the rules core recurses on some values (e.g. `rules`); no request needs this
+        raise _BadRequest(problem(400, "Malformed JSON", f"the body is nested more than {MAX_JSON_DEPTH} levels deep",
+                                  "malformed-json", [{"pointer": "", "detail": "nested too deeply"}]))
     openapi.validate(component, body)
     return body
+
+
+MAX_JSON_DEPTH = 32  # the deepest valid request (a turn's swap_joker placing a meld) is under 10
+
+
+def _depth(value) -> int:
+    """How deeply arrays and objects nest in ``value`` (iterative: no recursion on hostile input)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level)
+            if deepest > MAX_JSON_DEPTH:
+                break
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
 
 
 class _BadRequest(Exception):
@@ -74,7 +95,10 @@ def _marshmallow_error(exc: ValidationError):
 def adjudicate_route():
     data = AdjudicateRequest().load(_body("AdjudicateRequest"))
     try:
-        verdict = adjudicate(data["variant"], data["state"], data["action"])
+        if "game" in data:
+            verdict = adjudicate_game(data["variant"], data["game"], data["action"], data["stakes_override"])
+        else:
+            verdict = adjudicate(data["variant"], data["state"], data["action"])
     except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
         raise exc.prefixed("/action") from None
     return _json(verdict.to_dict())
@@ -85,6 +109,20 @@ def deal_route():
     data = DealRequest().load(_body("DealRequest"))
     state, record = deal(data["variant"], data["players"], data["seed"], data["dealer"])
     return _json({"state": state.to_dict(), "deal": record})
+
+
+@bp.post("/v1/games")
+def game_start_route():
+    data = GameStartRequest().load(_body("GameStartRequest"))
+    game, record = start_game(data["variant"], data["players"], data["seed"], data["stakes"])
+    return _json({"game": game.to_dict(), "seating": {k: record[k] for k in ("seating", "seats", "dealer")},
+                  "events": record["events"]})
+
+
+@bp.post("/v1/scoresheet")
+def scoresheet_route():
+    data = ScoreSheetRequest().load(_body("ScoreSheetRequest"))
+    return _json(score_sheet(data["variant"], data["players"], data["hands"], data["stakes"], data["dealer"]))
 
 
 @bp.post("/v1/melds/check")

@@ -6,6 +6,7 @@ from marshmallow import EXCLUDE, Schema, fields, post_load, validate
 
 from rules import action_from_dict, load_variant, state_from_dict
 from rules.errors import RefereeInputError
+from rules.game import game_action_from_dict, game_from_dict
 
 
 def _under(prefix: str, fn, *args):
@@ -27,17 +28,50 @@ class _Base(Schema):
 
 
 class AdjudicateRequest(_Base):
-    state = fields.Dict(required=True)
+    state = fields.Dict(load_default=None)
+    game = fields.Dict(load_default=None)
     action = fields.Dict(required=True)
 
     @post_load
     def build(self, data, **_):
         variant = self._variant(data)
+        if data.get("game") is not None:
+            rules = data.get("rules") or {}
+            base = load_variant(data["variant"], {k: v for k, v in rules.items() if k != "stakes"})
+            return {
+                "variant": base,
+                "game": _under("/game", game_from_dict, data["game"], base),
+                "action": _under("/action", game_action_from_dict, data["action"]),
+                "stakes_override": rules.get("stakes"),
+            }
         return {
             "variant": variant,
             "state": _under("/state", state_from_dict, data["state"], variant),
             "action": _under("/action", action_from_dict, data["action"]),
         }
+
+
+class GameStartRequest(_Base):
+    players = fields.List(fields.String(), required=True)
+    seed = fields.Raw(required=True)
+    stakes = fields.Raw(load_default=None)
+
+    @post_load
+    def build(self, data, **_):
+        return {"variant": self._variant(data), "players": data["players"], "seed": _seed(data["seed"]),
+                "stakes": data.get("stakes")}
+
+
+class ScoreSheetRequest(_Base):
+    players = fields.List(fields.String(), required=True)
+    hands = fields.List(fields.Dict(), required=True)
+    stakes = fields.Raw(load_default=None)
+    dealer = fields.String(load_default=None, allow_none=True)
+
+    @post_load
+    def build(self, data, **_):
+        return {"variant": self._variant(data), "players": data["players"], "hands": data["hands"],
+                "stakes": data.get("stakes"), "dealer": data.get("dealer")}
 
 
 def _seed(value):

@@ -10,13 +10,18 @@ from typing import Mapping
 import yaml
 
 REGISTRY_PATH = Path(__file__).resolve().parent / "clauses.yaml"
+REFEREE_PATH = Path(__file__).resolve().parent / "referee-clauses.yaml"
 
 
 @functools.lru_cache(maxsize=1)
 def registry() -> Mapping[str, Mapping]:
-    with open(REGISTRY_PATH, encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
-    return MappingProxyType({c["id"]: MappingProxyType(c) for c in data["clauses"]})
+    """The catalogue's clauses (clauses.yaml) and the referee's own (referee-clauses.yaml)."""
+    clauses = {}
+    for path in (REGISTRY_PATH, REFEREE_PATH):
+        with open(path, encoding="utf-8") as fh:
+            for c in yaml.safe_load(fh)["clauses"]:
+                clauses[c["id"]] = MappingProxyType(c)
+    return MappingProxyType(clauses)
 
 
 @functools.lru_cache(maxsize=1)

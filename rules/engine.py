@@ -396,7 +396,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
     state = replace(state, announcement=announcement)
     if not state.stock:
-        if state.reshuffles < variant.p("stock", "reshuffles"):
+        if state.reshuffles < variant.p("stock", "reshuffles") and len(state.discard) > 1:
             n = state.reshuffles + 1
             new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
             state = replace(state, stock=tuple(new_stock), discard=state.discard[:1], reshuffles=n)

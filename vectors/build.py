@@ -88,6 +88,36 @@ def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -
     return state
 
 
+GAME_DEFAULTS = {"hands_played": 0, "last_hand": None, "last_winner": None, "buy_in_queue": [],
+                 "buy_in_score": None, "winner": None, "sheet": []}
+
+
+def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) -> dict:
+    """A game: ``players`` may give only ids and scores; everyone has paid the initial stake unless
+    ``paid_to_pool`` says otherwise, and the pool is what was paid in unless given; ``hand`` is a
+    hand ``setup`` (its players' scores are taken from the game)."""
+    variant = load_variant(variant_id, rules)
+    stakes = setup.get("stakes", "casino")
+    presets = variant.p("stake_presets")
+    stake_values = dict(presets[stakes]) if isinstance(stakes, str) else dict(stakes)
+    players = []
+    for p in setup["players"]:
+        players.append({"id": p["id"], "score": p.get("score", 0), "payments": p.get("payments", 0),
+                        "paid_to_pool": p.get("paid_to_pool", stake_values["initial"] + stake_values["buy_in"] * p.get("buy_ins", 0)),
+                        "buy_ins": p.get("buy_ins", 0), "out": p.get("out", False)})
+    game = {**GAME_DEFAULTS, **{k: v for k, v in setup.items() if k not in ("players", "hand")}}
+    game["players"] = players
+    game["stakes"] = stake_values
+    game.setdefault("pool", sum(p["paid_to_pool"] for p in players))
+    game["hand"] = None
+    if setup.get("hand") is not None:
+        hand = dict(setup["hand"])
+        scores = {p["id"]: p["score"] for p in players}
+        hand["players"] = [{**hp, "score": scores.get(hp["id"], 0)} for hp in hand["players"]]
+        game["hand"] = expand_setup(hand, variant_id, {**(rules or {}), "stakes": stake_values}, where)
+    return game
+
+
 def _canonical_expected(expected: dict) -> dict:
     out = dict(expected)
     if "state" in out:
@@ -111,6 +141,12 @@ def build_file(path: Path) -> dict:
         rules = src.get("rules")
         if "request" in src:
             request = {"variant": vid, **src["request"]}
+        elif "game_setup" in src:
+            request = {"variant": vid}
+            if rules:
+                request["rules"] = rules
+            request["game"] = expand_game(src["game_setup"], vid, rules, where)
+            request["action"] = src["action"]
         else:
             request = {"variant": vid}
             if rules:

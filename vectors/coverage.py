@@ -42,8 +42,16 @@ def _is_legal(v: Vector) -> bool | None:
         return False
     if "legal" in exp:
         return exp["legal"]
-    if v.endpoint == "melds/check" and "/valid" in exp.get("response", {}):
-        return exp["response"]["/valid"]
+    response = exp.get("response", {})
+    if v.endpoint == "melds/check" and "/valid" in response:
+        return response["/valid"]
+    if v.endpoint == "scoresheet":
+        if response.get("/inconsistency") is None and "/inconsistency" in response:
+            return True
+        if "/inconsistency/clause" in response:
+            return False
+    if v.endpoint == "games":
+        return True
     return None
 
 

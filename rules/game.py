@@ -1,0 +1,502 @@
+"""The game level: a series of hands from the seating draw to the pool.
+
+A game wraps the current hand's state with what lasts between hands: the seats, the dealer, the
+agreed stakes, the cumulative penalty sheet, the payments ledger, the pool, the buy-ins each player
+has used and who is out.  Hand actions are adjudicated by the hand engine; when a hand ends the game
+settles it (penalties, payments, eliminations, buy-in offers).  ``buy_in``, ``decline`` and
+``next_hand`` are the game's own actions.  Every figure comes from the variant's parameters
+(``game``, ``stakes``, ``stake_presets``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from .actions import Action, action_from_dict
+from .deal import deal
+from .engine import Illegal, Verdict, Violation, adjudicate
+from .errors import ImpossibleState, MalformedInput, Problem, pointer
+from .shuffle import seed_text, shuffled
+from .state import HandResult, State, state_from_dict
+from .variant import Variant
+
+GAME_PHASES = ("hand", "buy_in", "between", "over")
+STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
+
+
+@dataclass(frozen=True)
+class GamePlayer:
+    id: str
+    score: int = 0          # cumulative penalty points
+    payments: int = 0       # cumulative hand payments (the payments account)
+    paid_to_pool: int = 0   # initial stake and buy-ins paid so far
+    buy_ins: int = 0
+    out: bool = False
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "score": self.score, "payments": self.payments,
+                "paid_to_pool": self.paid_to_pool, "buy_ins": self.buy_ins, "out": self.out}
+
+
+@dataclass(frozen=True)
+class Game:
+    players: tuple[GamePlayer, ...]     # seats, clockwise
+    dealer: str                         # dealer of the current hand (or of the next, between hands)
+    stakes: tuple[tuple[str, int], ...]
+    pool: int
+    phase: str
+    hand: State | None = None
+    hands_played: int = 0
+    last_hand: str | None = None        # how the last hand ended: call_up, kalookie or void
+    last_winner: str | None = None
+    buy_in_queue: tuple[str, ...] = ()
+    buy_in_score: int | None = None
+    winner: str | None = None
+    sheet: tuple = ()                   # one row per hand, for the record
+
+    def stake(self, key: str) -> int:
+        return dict(self.stakes)[key]
+
+    def player(self, pid: str) -> GamePlayer:
+        for p in self.players:
+            if p.id == pid:
+                return p
+        raise KeyError(pid)
+
+    def with_player(self, pid: str, **changes) -> "Game":
+        return replace(self, players=tuple(replace(p, **changes) if p.id == pid else p for p in self.players))
+
+    @property
+    def active(self) -> list[GamePlayer]:
+        return [p for p in self.players if not p.out]
+
+    def next_active_left_of(self, pid: str) -> str:
+        ids = [p.id for p in self.players]
+        i = ids.index(pid)
+        for k in range(1, len(ids) + 1):
+            cand = self.players[(i + k) % len(ids)]
+            if not cand.out:
+                return cand.id
+        return pid
+
+    def to_dict(self) -> dict:
+        return {
+            "players": [p.to_dict() for p in self.players], "dealer": self.dealer,
+            "stakes": dict(self.stakes), "pool": self.pool, "phase": self.phase,
+            "hand": self.hand.to_dict() if self.hand else None, "hands_played": self.hands_played,
+            "last_hand": self.last_hand, "last_winner": self.last_winner,
+            "buy_in_queue": list(self.buy_in_queue), "buy_in_score": self.buy_in_score,
+            "winner": self.winner, "sheet": [dict(r) for r in self.sheet],
+        }
+
+
+@dataclass(frozen=True)
+class GameVerdict:
+    legal: bool
+    violations: tuple[Violation, ...]
+    game: Game
+    events: tuple[dict, ...]
+
+    def to_dict(self) -> dict:
+        hand = self.game.hand
+        return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
+                "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
+                "events": [dict(e) for e in self.events],
+                "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None}
+
+
+# -- starting a game ----------------------------------------------------------------------------
+
+def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[tuple[str, int], ...]:
+    if stakes is None:
+        chosen = dict(variant.p("stakes"))
+    elif isinstance(stakes, str):
+        presets = variant.p("stake_presets")
+        if stakes not in presets:
+            raise MalformedInput(Problem(at, f"no stake preset {stakes!r}; known: {', '.join(sorted(presets))}"))
+        chosen = dict(presets[stakes])
+    elif isinstance(stakes, Mapping):
+        bad = [Problem(pointer(*at.strip('/').split('/'), k) if at else pointer(k), "unknown stake")
+               for k in stakes if k not in STAKE_KEYS]
+        missing = [Problem(at + "/" + k, "required stake is missing") for k in STAKE_KEYS if k not in stakes]
+        wrong = [Problem(at + "/" + k, "a stake is a whole number of units, 0 or more") for k in STAKE_KEYS
+                 if k in stakes and (isinstance(stakes[k], bool) or not isinstance(stakes[k], (int, float))
+                                     or stakes[k] != int(stakes[k]) or stakes[k] < 0 or stakes[k] > 10**6)]
+        if bad or missing or wrong:
+            raise MalformedInput(bad + missing + wrong)
+        chosen = {k: int(stakes[k]) for k in STAKE_KEYS}
+    else:
+        raise MalformedInput(Problem(at, "stakes are a preset name or an object of call_up, kalookie, initial, buy_in"))
+    return tuple((k, chosen[k]) for k in STAKE_KEYS)
+
+
+def seating_draw(players: list[str], seed: str) -> tuple[list[str], dict]:
+    """Deal one card each from ace up to the number of players (shuffled from ``seed`` with the
+    purpose ``seating``): the ace holder deals first; the holders of 2, 3, ... sit clockwise from the
+    dealer.  Returns the seats clockwise starting with the dealer, and who drew what."""
+    n = len(players)
+    cards = shuffled(list(range(1, n + 1)), seed, "seating")
+    drawn = dict(zip(players, cards))
+    seats = sorted(players, key=lambda p: drawn[p])
+    names = {1: "A"}
+    return seats, {p: names.get(c, str(c)) for p, c in drawn.items()}
+
+
+def start_game(variant: Variant, players: list[str], seed: str | int, stakes: Any = None) -> tuple[Game, dict]:
+    seed = seed_text(seed)
+    problems = []
+    if len(set(players)) != len(players):
+        problems.append(Problem("/players", "player ids must be unique"))
+    lo, hi = variant.p("players", "min"), variant.p("players", "max")
+    if not lo <= len(players) <= hi:
+        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi}"))
+    if problems:
+        raise MalformedInput(problems)
+    agreed = resolve_stakes(variant, stakes)
+    seats, drawn = seating_draw(players, seed)
+    initial = dict(agreed)["initial"]
+    game = Game(tuple(GamePlayer(p, paid_to_pool=initial) for p in seats), seats[0], agreed,
+                initial * len(seats), "between")
+    game, events = _deal_next(variant, game, f"{seed}/hand-1")
+    record = {"seating": drawn, "seats": seats, "dealer": seats[0]}
+    return game, {**record, "events": events}
+
+
+def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[dict]]:
+    ids = [p.id for p in game.active]
+    scores = {p.id: p.score for p in game.active}
+    hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
+    state, record = deal(hand_variant, ids, seed, game.dealer, scores)
+    return (replace(game, hand=state, phase="hand"),
+            [{"type": "hand_dealt", "hand": game.hands_played + 1, "dealer": game.dealer, "seed": record["seed"]}])
+
+
+# -- reading a game -----------------------------------------------------------------------------
+
+GAME_KEYS = {"players", "dealer", "stakes", "pool", "phase", "hand", "hands_played", "last_hand", "last_winner",
+             "buy_in_queue", "buy_in_score", "winner", "sheet"}
+GP_KEYS = {"id", "score", "payments", "paid_to_pool", "buy_ins", "out"}
+
+
+def _int(value, path, problems, minimum=-10**9, maximum=10**9, default=0):
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not minimum <= value <= maximum:
+        problems.append(Problem(pointer(*path), f"expected an integer from {minimum} to {maximum}"))
+        return default
+    return int(value)
+
+
+def game_from_dict(data: Any, variant: Variant) -> Game:
+    problems: list[Problem] = []
+    if not isinstance(data, Mapping):
+        raise MalformedInput(Problem("", "a game is an object"))
+    for k in data:
+        if k not in GAME_KEYS:
+            problems.append(Problem(pointer(k), f"unknown field {k!r}"))
+    for k in ("players", "dealer", "stakes", "pool", "phase"):
+        if k not in data:
+            problems.append(Problem(pointer(k), "required field is missing"))
+    if problems:
+        raise MalformedInput(problems)
+    players = []
+    raw = data["players"]
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 12:
+        raise MalformedInput(Problem("/players", "expected a list of 1 to 12 players"))
+    for i, p in enumerate(raw):
+        if not isinstance(p, Mapping) or not isinstance(p.get("id"), str) or not p["id"]:
+            problems.append(Problem(pointer("players", i), "a player is an object with an id"))
+            continue
+        for k in p:
+            if k not in GP_KEYS:
+                problems.append(Problem(pointer("players", i, k), f"unknown field {k!r}"))
+        out = p.get("out", False)
+        if not isinstance(out, bool):
+            problems.append(Problem(pointer("players", i, "out"), "expected true or false"))
+            out = False
+        players.append(GamePlayer(p["id"], _int(p.get("score"), ("players", i, "score"), problems, 0),
+                                  _int(p.get("payments"), ("players", i, "payments"), problems),
+                                  _int(p.get("paid_to_pool"), ("players", i, "paid_to_pool"), problems, 0),
+                                  _int(p.get("buy_ins"), ("players", i, "buy_ins"), problems, 0, 10), out))
+    phase = data["phase"]
+    if phase not in GAME_PHASES:
+        problems.append(Problem("/phase", f"expected one of {', '.join(GAME_PHASES)}"))
+    stakes = ()
+    try:
+        stakes = resolve_stakes(variant, data["stakes"])
+    except MalformedInput as exc:
+        problems.extend(exc.problems)
+    queue = data.get("buy_in_queue", [])
+    if not isinstance(queue, list) or not all(isinstance(q, str) for q in queue):
+        problems.append(Problem("/buy_in_queue", "expected a list of player ids"))
+        queue = []
+    strs = {}
+    for k in ("dealer", "last_hand", "last_winner", "winner"):
+        v = data.get(k)
+        if v is not None and not isinstance(v, str):
+            problems.append(Problem(pointer(k), "expected a string or null"))
+            v = None
+        strs[k] = v
+    sheet = data.get("sheet", [])
+    if not isinstance(sheet, list) or len(sheet) > 1000:
+        problems.append(Problem("/sheet", "expected a list of rows"))
+        sheet = []
+    pool = _int(data["pool"], ("pool",), problems, 0)
+    hands_played = _int(data.get("hands_played"), ("hands_played",), problems, 0)
+    buy_in_score = data.get("buy_in_score")
+    if buy_in_score is not None:
+        buy_in_score = _int(buy_in_score, ("buy_in_score",), problems, 0)
+    if problems:
+        raise MalformedInput(problems)
+    hand = None
+    if data.get("hand") is not None:
+        hand_variant = variant.with_rules({"stakes": dict(stakes)}, "/stakes")
+        try:
+            hand = state_from_dict(data["hand"], hand_variant)
+        except (MalformedInput, ImpossibleState) as exc:
+            raise exc.prefixed("/hand") from None
+    game = Game(tuple(players), strs["dealer"] or "", stakes, pool, phase, hand, hands_played, strs["last_hand"],
+                strs["last_winner"], tuple(queue), buy_in_score, strs["winner"], tuple(sheet))
+    problems = check_game(game, variant)
+    if problems:
+        raise ImpossibleState(problems)
+    return game
+
+
+def check_game(game: Game, variant: Variant) -> list[Problem]:
+    problems: list[Problem] = []
+    ids = [p.id for p in game.players]
+    limit = variant.p("game", "limit")
+    if len(set(ids)) != len(ids):
+        problems.append(Problem("/players", "player ids must be unique"))
+    if game.dealer not in ids:
+        problems.append(Problem("/dealer", f"{game.dealer!r} is not a player"))
+    elif game.player(game.dealer).out and game.phase != "over":
+        problems.append(Problem("/dealer", "an eliminated player does not deal"))
+    if sum(p.payments for p in game.players) != 0:
+        problems.append(Problem("/players", "the payments account does not balance: it must sum to 0 (stakes.ledger_balances)"))
+    if game.phase != "over" and game.pool != sum(p.paid_to_pool for p in game.players):
+        problems.append(Problem("/pool", "the pool must equal the initial stakes and buy-ins paid in (stakes.initial_stake_to_pool)"))
+    initial = game.stake("initial") if game.stakes else 0
+    for i, p in enumerate(game.players):
+        if p.paid_to_pool < initial:
+            problems.append(Problem(pointer("players", i, "paid_to_pool"),
+                                    f"{p.id} has not paid the initial stake of {initial} (stakes.initial_stake_to_pool)"))
+        if p.buy_ins > variant.p("game", "buy_ins_max"):
+            problems.append(Problem(pointer("players", i, "buy_ins"), "more buy-ins than the variant allows"))
+        if not p.out and p.score > limit and not (game.phase == "buy_in" and p.id in game.buy_in_queue):
+            problems.append(Problem(pointer("players", i, "score"), f"{p.id} is over {limit} but still in the game"))
+    if game.phase == "hand":
+        if game.hand is None:
+            problems.append(Problem("/hand", "a game in the hand phase carries the hand's state"))
+        else:
+            hand_ids = [p.id for p in game.hand.players]
+            if hand_ids != [p.id for p in game.active]:
+                problems.append(Problem("/hand/players", "the hand is played by the players still in the game, in seat order"))
+            else:
+                for j, hp in enumerate(game.hand.players):
+                    if hp.score != game.player(hp.id).score:
+                        problems.append(Problem(pointer("hand", "players", j, "score"),
+                                                "the hand's score differs from the game's penalty sheet"))
+            if game.hand.dealer != game.dealer:
+                problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
+            if game.hand.phase == "ended":
+                problems.append(Problem("/hand/phase", "an ended hand is settled into the game at once"))
+    if game.phase == "buy_in":
+        if not game.buy_in_queue or game.buy_in_score is None:
+            problems.append(Problem("/buy_in_queue", "the buy-in phase needs players deciding and the score to rejoin at"))
+        for q in game.buy_in_queue:
+            if q not in ids:
+                problems.append(Problem("/buy_in_queue", f"{q!r} is not a player"))
+    elif game.buy_in_queue:
+        problems.append(Problem("/buy_in_queue", "buy-in decisions are owed only in the buy-in phase"))
+    if game.phase == "over":
+        if game.winner not in ids:
+            problems.append(Problem("/winner", "a finished game names its winner"))
+    elif game.winner is not None:
+        problems.append(Problem("/winner", "only a finished game has a winner"))
+    return problems
+
+
+# -- actions ------------------------------------------------------------------------------------
+
+GAME_ACTIONS = ("buy_in", "decline", "next_hand")
+
+
+def game_action_from_dict(data: Any) -> dict | Action:
+    """A game action (kept as a small dict) or a hand action."""
+    if isinstance(data, Mapping) and data.get("type") in GAME_ACTIONS:
+        kind = data["type"]
+        allowed = {"type", "player"} | ({"seed"} if kind == "next_hand" else set())
+        problems = [Problem(pointer(k), f"unknown field {k!r} for a {kind} action") for k in data if k not in allowed]
+        if kind == "next_hand":
+            seed = data.get("seed")
+            if seed is None:
+                problems.append(Problem("/seed", "required field is missing"))
+            elif isinstance(seed, bool) or not isinstance(seed, (str, int, float)) or (isinstance(seed, float) and not seed.is_integer()):
+                problems.append(Problem("/seed", "a seed is a string or an integer"))
+        elif not isinstance(data.get("player"), str):
+            problems.append(Problem("/player", "required: the player deciding"))
+        if problems:
+            raise MalformedInput(problems)
+        return dict(data)
+    return action_from_dict(data)
+
+
+def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
+                    stakes_override: Mapping | None = None) -> GameVerdict:
+    events: list[dict] = []
+    try:
+        if stakes_override is not None and dict(stakes_override) != {k: v for k, v in game.stakes if k in stakes_override}:
+            raise Illegal("stakes.agreed_in_advance", "the stakes were agreed when the game started and cannot change")
+        if isinstance(action, dict):
+            new = _game_action(variant, game, action, events)
+        else:
+            new = _hand_action(variant, game, action, events)
+    except Illegal as exc:
+        return GameVerdict(False, (exc.violation,), game, ())
+    except _HandIllegal as exc:
+        return GameVerdict(False, exc.verdict.violations, game, ())
+    return GameVerdict(True, (), new, tuple(events))
+
+
+class _HandIllegal(Exception):
+    def __init__(self, verdict: Verdict):
+        self.verdict = verdict
+
+
+def _hand_action(variant: Variant, game: Game, action: Action, events: list[dict]) -> Game:
+    if game.phase == "over":
+        raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won")
+    if game.phase == "buy_in":
+        raise Illegal("buyin.decision_order", f"{game.buy_in_queue[0]} must first decide whether to buy in")
+    if game.phase == "between" or game.hand is None:
+        raise Illegal("dealer.rotation_left", "the hand is over: the next hand must be dealt first (next_hand)")
+    hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
+    verdict = adjudicate(hand_variant, game.hand, action)
+    if not verdict.legal:
+        raise _HandIllegal(verdict)
+    events.extend(verdict.events)
+    game = replace(game, hand=verdict.state)
+    if verdict.state.phase == "ended":
+        game = settle_hand(variant, game, verdict.state.result, events)
+    return game
+
+
+def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[dict]) -> Game:
+    """Put a finished hand on the sheet: penalties, payments, eliminations and buy-in offers."""
+    limit = variant.p("game", "limit")
+    number = game.hands_played + 1
+    row: dict[str, Any] = {"hand": number, "dealer": game.dealer, "how": result.how, "winner": result.winner,
+                           "penalties": dict(result.penalties), "payments": dict(result.payments)}
+    game = replace(game, hands_played=number, last_hand=result.how, last_winner=result.winner, hand=None)
+    if result.how == "void":
+        row.update(scores={p.id: p.score for p in game.players}, ledger={p.id: p.payments for p in game.players},
+                   pool=game.pool, buy_ins={}, eliminated=[])
+        return replace(game, phase="between", sheet=game.sheet + (row,))
+    penalties, payments = dict(result.penalties), dict(result.payments)
+    for p in game.active:
+        game = game.with_player(p.id, score=p.score + penalties.get(p.id, 0),
+                                payments=p.payments + payments.get(p.id, 0))
+    over = [p for p in game.active if p.score > limit]
+    survivors = [p for p in game.active if p.score <= limit]
+    eliminated: list[str] = []
+    queue: list[str] = []
+    if over:
+        allowed = len(survivors) >= variant.p("game", "buy_in_min_survivors")
+        order = _clockwise_from_left_of(game, result.winner)
+        for pid in order:
+            p = game.player(pid)
+            if p.out or p.score <= limit:
+                continue
+            if allowed and p.buy_ins < variant.p("game", "buy_ins_max"):
+                queue.append(pid)
+            else:
+                game = game.with_player(pid, out=True)
+                eliminated.append(pid)
+                events.append({"type": "eliminated", "player": pid, "score": p.score})
+    row.update(scores={p.id: p.score for p in game.players}, ledger={p.id: p.payments for p in game.players},
+               pool=game.pool, buy_ins={}, eliminated=eliminated)
+    game = replace(game, sheet=game.sheet + (row,))
+    if queue:
+        events.append({"type": "buy_in_offered", "players": queue})
+        return replace(game, phase="buy_in", buy_in_queue=tuple(queue),
+                       buy_in_score=max(p.score for p in survivors))
+    return _after_decisions(variant, game, events)
+
+
+def _clockwise_from_left_of(game: Game, pid: str) -> list[str]:
+    ids = [p.id for p in game.players]
+    i = ids.index(pid)
+    return [ids[(i + k) % len(ids)] for k in range(1, len(ids) + 1)]
+
+
+def _after_decisions(variant: Variant, game: Game, events: list[dict]) -> Game:
+    active = game.active
+    if len(active) <= 1:
+        winner = active[0].id if active else game.last_winner
+        events.append({"type": "game_won", "player": winner, "pool": game.pool})
+        row = dict(game.sheet[-1]) if game.sheet else {}
+        row["game_winner"] = winner
+        row["settlement"] = {p.id: p.payments - p.paid_to_pool + (game.pool if p.id == winner else 0)
+                             for p in game.players}
+        return replace(game, phase="over", winner=winner, buy_in_queue=(), buy_in_score=None,
+                       sheet=game.sheet[:-1] + (row,) if game.sheet else game.sheet)
+    dealer = game.dealer
+    if game.last_hand != "void":
+        dealer = game.next_active_left_of(game.dealer)
+    elif game.player(dealer).out:
+        dealer = game.next_active_left_of(dealer)
+    return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
+
+
+def _game_action(variant: Variant, game: Game, action: dict, events: list[dict]) -> Game:
+    kind = action["type"]
+    if kind == "next_hand":
+        if game.phase == "over":
+            raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won")
+        if game.phase == "buy_in":
+            raise Illegal("buyin.decision_order", f"{game.buy_in_queue[0]} must first decide whether to buy in")
+        if game.phase == "hand":
+            raise Illegal("turn.draw_meld_discard", "the current hand is still being played")
+        new, dealt = _deal_next(variant, game, seed_text(action["seed"]))
+        events.extend(dealt)
+        return new
+    player = action["player"]
+    if player not in [p.id for p in game.players]:
+        raise MalformedInput(Problem("/player", f"{player!r} is not a player in the game"))
+    if game.phase == "over":
+        raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won, no buy-ins")
+    if game.phase != "buy_in" or player not in game.buy_in_queue:
+        p = game.player(player)
+        if p.score <= variant.p("game", "limit") and not p.out:
+            raise Illegal("elimination.over_150", f"{player} is within the limit and has nothing to buy back")
+        if p.buy_ins >= variant.p("game", "buy_ins_max"):
+            raise Illegal("buyin.max_two_per_game", f"{player} has used every buy-in allowed")
+        raise Illegal("buyin.needs_two_survivors", f"no buy-in is on offer to {player} now")
+    if game.buy_in_queue[0] != player:
+        raise Illegal("buyin.decision_order", f"{game.buy_in_queue[0]} decides before {player}")
+    p = game.player(player)
+    rest = game.buy_in_queue[1:]
+    row = dict(game.sheet[-1]) if game.sheet else {"buy_ins": {}}
+    if kind == "buy_in":
+        price = game.stake("buy_in")
+        game = game.with_player(player, score=game.buy_in_score, buy_ins=p.buy_ins + 1,
+                                paid_to_pool=p.paid_to_pool + price)
+        game = replace(game, pool=game.pool + price)
+        events.append({"type": "bought_in", "player": player, "score": game.buy_in_score, "paid": price})
+        row["buy_ins"] = {**row.get("buy_ins", {}), player: True}
+        row.setdefault("scores", {})
+        row["scores"] = {**row["scores"], player: game.buy_in_score}
+        row["pool"] = game.pool
+    else:
+        game = game.with_player(player, out=True)
+        events.append({"type": "eliminated", "player": player, "score": p.score})
+        row["buy_ins"] = {**row.get("buy_ins", {}), player: False}
+        row["eliminated"] = list(row.get("eliminated", [])) + [player]
+    if game.sheet:
+        game = replace(game, sheet=game.sheet[:-1] + (row,))
+    game = replace(game, buy_in_queue=rest)
+    if rest:
+        return game
+    return _after_decisions(variant, game, events)
