@@ -25,6 +25,7 @@ DEFAULT_CLAUSES = {
     "run_end_limit": "build.run_max_two_per_end_per_turn",
     "run_total_limit": "build.run_max_two_total_per_turn",
     "run_joker_interior": "joker_reuse.run_interior_only",
+    "elimination_limit": "elimination.over_150",
 }
 
 
@@ -77,7 +78,7 @@ class Illegal(Exception):
         return cls(failure.clause, failure.message, failure.ambiguous, failure.readings)
 
 
-def _clause(variant: Variant, slot: str) -> str:
+def clause_for(variant: Variant, slot: str) -> str:
     return variant.clause_map.get(slot, DEFAULT_CLAUSES[slot])
 
 
@@ -226,7 +227,7 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
     if not player.opened:
         minimum = variant.p("opening", "minimum")
         if total < minimum:
-            raise Illegal(_clause(variant, "opening_minimum"),
+            raise Illegal(clause_for(variant, "opening_minimum"),
                           f"the first meld must be worth at least {minimum} in new sets and runs; this is worth {total}")
         state = state.with_player(player.id, opened=True)
         state = replace(state, turn=replace(state.turn, opened_this_turn=True))
@@ -278,12 +279,12 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
         per_end = variant.p("building", "max_per_run_end_per_turn")
         already = low if end == "low" else high
         if per_end is not None and already + k > per_end:
-            raise Illegal(_clause(variant, "run_end_limit"),
+            raise Illegal(clause_for(variant, "run_end_limit"),
                           f"at most {per_end} cards may be added to one end of a run in a turn "
                           f"({already} already added there); lay three or more as a new run")
         per_run = variant.p("building", "max_per_run_per_turn")
         if per_run is not None and low + high + k > per_run:
-            raise Illegal(_clause(variant, "run_total_limit"),
+            raise Illegal(clause_for(variant, "run_total_limit"),
                           f"at most {per_run} cards may be added to a run in a turn ({low + high} already added)")
     else:
         end = None
@@ -343,7 +344,7 @@ def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     for i, slot in enumerate(meld.slots):
         if slot.is_joker and slot.suit == natural.suit and (slot.rank == natural.rank or (slot.rank == 1 and natural.rank == 14)):
             if variant.p("joker_reuse", "run_joker_position") == "interior" and i in (0, len(meld.slots) - 1):
-                raise Illegal(_clause(variant, "run_joker_interior"),
+                raise Illegal(clause_for(variant, "run_joker_interior"),
                               "only a joker inside a run, not at its end, may be exchanged in this variant")
             slots = list(meld.slots)
             slots[i] = Slot(natural, slot.rank, slot.suit)

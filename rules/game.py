@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 from .actions import Action, action_from_dict
 from .deal import deal
-from .engine import Illegal, Verdict, Violation, adjudicate
+from .engine import Illegal, Verdict, Violation, adjudicate, clause_for
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .shuffle import seed_text, shuffled
 from .state import HandResult, State, state_from_dict
@@ -470,7 +470,7 @@ def _game_action(variant: Variant, game: Game, action: dict, events: list[dict])
     if game.phase != "buy_in" or player not in game.buy_in_queue:
         p = game.player(player)
         if p.score <= variant.p("game", "limit") and not p.out:
-            raise Illegal("elimination.over_150", f"{player} is within the limit and has nothing to buy back")
+            raise Illegal(clause_for(variant, "elimination_limit"), f"{player} is within the limit and has nothing to buy back")
         if p.buy_ins >= variant.p("game", "buy_ins_max"):
             raise Illegal("buyin.max_two_per_game", f"{player} has used every buy-in allowed")
         raise Illegal("buyin.needs_two_survivors", f"no buy-in is on offer to {player} now")
