@@ -38,14 +38,22 @@ def _validator(component: str) -> jsonschema.Draft202012Validator:
 
 
 def _flatten(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
-    """The errors worth showing: inside a oneOf, those of the branch whose ``type`` matched."""
+    """The errors worth showing: inside a oneOf, those of the branch whose ``type`` matched (or, among
+    object branches, the one whose required properties are all there)."""
     if err.validator in ("oneOf", "anyOf") and err.context:
         by_branch: dict[int, list] = {}
         for sub in err.context:
             by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
         candidates = [subs for subs in by_branch.values()
-                      if not any(list(s.relative_path)[-1:] == ["type"] or (s.validator == "const" and not s.relative_path)
-                                 for s in subs)]
+                      if not any(list(s.relative_path)[-1:] == ["type"]
+                                 or (s.validator in ("const", "type") and not s.relative_path) for s in subs)]
+        if len(candidates) > 1:
+            # several object branches (AdjudicateRequest: a hand `state` or a `game`): keep the one
+            # whose required properties are all present, when exactly one is
+            complete = [subs for subs in candidates
+                        if not any(s.validator == "required" and not s.relative_path for s in subs)]
+            if len(complete) == 1:
+                candidates = complete
         if len(candidates) == 1:
             return [e for s in candidates[0] for e in _flatten(s)]
     return [err]

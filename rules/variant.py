@@ -51,6 +51,24 @@ def _thaw(value: Any) -> Any:
     return value
 
 
+MAX_RULES_DEPTH = 6
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests, found without recursion."""
+    deepest, stack = 0, [(value, 0)]
+    while stack:
+        node, d = stack.pop()
+        deepest = max(deepest, d)
+        if d > MAX_RULES_DEPTH:
+            break
+        if isinstance(node, Mapping):
+            stack.extend((v, d + 1) for v in node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, d + 1) for v in node)
+    return deepest
+
+
 def deep_merge(base: dict, override: Mapping) -> dict:
     out = copy.deepcopy(base)
     for key, value in override.items():
@@ -91,6 +109,8 @@ class Variant:
             return self
         if not isinstance(rules, Mapping):
             raise InvalidRules(Problem(base_pointer, "house rules are an object of parameter overrides"))
+        if _depth(rules) > MAX_RULES_DEPTH:
+            raise InvalidRules(Problem(base_pointer, f"house rules nest at most {MAX_RULES_DEPTH} levels"))
         merged = deep_merge(_thaw(self.params), rules)
         _check_parameters(merged, base_pointer)
         return Variant(self.id, self.name, self.family, self.extends, self.sources, self.clauses,
