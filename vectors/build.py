@@ -19,6 +19,7 @@ from pathlib import Path
 import yaml
 
 from rules.cards import canonical, pack_order, parse_card
+from rules.errors import RefereeInputError
 from rules.melds import parse_token
 from rules.variant import load_variant
 
@@ -174,10 +175,15 @@ def render(doc: dict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="fail if a vector file is out of date")
+    parser.add_argument("files", nargs="*", type=Path, help="source files to build (default: all)")
     args = parser.parse_args(argv)
-    stale = []
-    for path in sorted(SRC.glob("*/*.yaml")):
-        doc = build_file(path)
+    stale, broken = [], []
+    for path in [f.resolve() for f in args.files] or sorted(SRC.glob("*/*.yaml")):
+        try:
+            doc = build_file(path)
+        except (BuildError, RefereeInputError, KeyError, TypeError, ValueError, yaml.YAMLError) as exc:
+            broken.append(f"{path.relative_to(ROOT.parent)}: {type(exc).__name__}: {exc}")
+            continue
         target = ROOT / path.parent.name / (path.stem + ".json")
         text = render(doc)
         if args.check:
@@ -186,10 +192,11 @@ def main(argv: list[str] | None = None) -> int:
         else:
             target.parent.mkdir(exist_ok=True)
             target.write_text(text, encoding="utf-8")
+    if broken:
+        print("cannot build:", *broken, sep="\n  ")
     if stale:
         print("out of date (run python -m vectors.build):", *stale, sep="\n  ")
-        return 1
-    return 0
+    return 1 if broken or stale else 0
 
 
 if __name__ == "__main__":
