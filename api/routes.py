@@ -149,7 +149,7 @@ def meld_check_route():
             raise MalformedInput(Problem(f"/declarations/jokers/{k}", str(exc))) from None
     reading = read_meld(tokens, variant, data["declarations"]["kind"])
     if isinstance(reading, Failure):
-        violation = {"clause": reading.clause, "message": reading.message, **citation(reading.clause)}
+        violation = {"clause": reading.clause, "message": reading.message, **citation(reading.clause, variant.documents)}
         return _json({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
                       "value": None, "readings": [dict(r) for r in reading.readings], "violation": violation})
     return _json({"valid": True, "ambiguous": False, "kind": reading.kind, "cards": reading.codes,

@@ -35,9 +35,13 @@ def clause(clause_id: str) -> Mapping:
     return registry()[clause_id]
 
 
-def citation(clause_id: str) -> dict:
-    """The statement and sources of a clause, as a verdict cites them."""
+def citation(clause_id: str, documents: tuple[str, ...] = ()) -> dict:
+    """The statement and sources of a clause, as a verdict cites them.  With ``documents`` (the
+    source documents of the variant being played) only the sections of those documents are cited,
+    unless the clause has none there, when every source is."""
     c = registry().get(clause_id)
     if c is None:  # a programming error: the engine cites only registered clauses (tested)
         raise KeyError(f"clause {clause_id!r} is not in the registry")
-    return {"statement": c["statement"], "sources": [dict(s) for s in c["sources"]]}
+    sources = [dict(s) for s in c["sources"]]
+    own = [s for s in sources if s["document"] in documents]
+    return {"statement": c["statement"], "sources": own or sources}

@@ -36,9 +36,11 @@ class Violation:
     step: int | None = None
     ambiguous: bool = False
     readings: tuple = ()
+    documents: tuple = ()  # the variant's source documents, to cite only their sections
 
     def to_dict(self) -> dict:
-        out: dict[str, Any] = {"clause": self.clause, "message": self.message, **citation(self.clause)}
+        out: dict[str, Any] = {"clause": self.clause, "message": self.message,
+                               **citation(self.clause, self.documents)}
         if self.step is not None:
             out["step"] = self.step
         if self.ambiguous:
@@ -94,7 +96,7 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
         try:
             current = _apply(variant, current, step, events, pointer("actions", i) if isinstance(action, TurnAction) else "")
         except Illegal as exc:
-            v = exc.violation
+            v = replace(exc.violation, documents=variant.documents)
             if isinstance(action, TurnAction):
                 v = replace(v, step=i)
             return Verdict(False, (v,), state, ())

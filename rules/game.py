@@ -354,7 +354,7 @@ def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
         else:
             new = _hand_action(variant, game, action, events)
     except Illegal as exc:
-        return GameVerdict(False, (exc.violation,), game, ())
+        return GameVerdict(False, (replace(exc.violation, documents=variant.documents),), game, ())
     except _HandIllegal as exc:
         return GameVerdict(False, exc.verdict.violations, game, ())
     return GameVerdict(True, (), new, tuple(events))

@@ -91,7 +91,7 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
             game = _apply_entry(variant, game, i, entry, events)
         except _Inconsistent as exc:
             inconsistency = {"hand": i + 1, "pointer": exc.where, "clause": exc.clause, "message": exc.message,
-                             **citation(exc.clause)}
+                             **citation(exc.clause, variant.documents)}
             break
     return {
         "stakes": dict(game.stakes),

@@ -92,6 +92,11 @@ class Variant:
     clause_map: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
     overrides: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
 
+    @property
+    def documents(self) -> tuple[str, ...]:
+        """The source documents this variant is built from (its ``sources``)."""
+        return tuple(s["document"] for s in self.sources)
+
     def p(self, *path: str) -> Any:
         """A parameter by its path, e.g. ``variant.p("building", "max_per_run_end_per_turn")``."""
         node: Any = self.params

@@ -333,6 +333,15 @@ def test_playing_out_of_turn_is_illegal_with_its_clause(client):
     assert [v["clause"] for v in body["violations"]] == ["turn.left_of_dealer_starts_clockwise"]
 
 
+def test_a_violation_cites_only_the_sections_of_the_variants_own_documents(client):
+    # turn order is stated by all five documents; a British verdict cites 000 and 001 only
+    variant = client.get("/v1/variants/british").get_json()
+    own = {s["document"] for s in variant["sources"]}
+    body = verdict(adjudicate(client, dealt_state(client), {**DRAW, "player": "P2"}))
+    cited = {s["document"] for s in body["violations"][0]["sources"]}
+    assert cited and cited <= own
+
+
 def test_the_same_request_gets_the_same_bytes(client):
     state = dealt_state(client)
     for action in (DRAW, {"type": "discard", "card": state["players"][0]["hand"][0]}):
