@@ -76,6 +76,10 @@ def validate(component: str, body: Any) -> None:
                 for key in err.validator_value:
                     if key not in err.instance:
                         problems.append(Problem(pointer(*path, key), "required field is missing"))
+            elif err.validator == "pattern" and isinstance(err.instance, str) and err.schema.get("description"):
+                # the document's own description of the format, e.g. of a card code
+                shown = err.instance if len(err.instance) <= 40 else err.instance[:37] + "..."
+                problems.append(Problem(pointer(*path), f"{shown!r} is not {err.schema['description']}"))
             else:
                 message = err.message if len(err.message) < 300 else err.message[:297] + "..."
                 problems.append(Problem(pointer(*path), message))
