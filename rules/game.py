@@ -96,9 +96,10 @@ class GameVerdict:
     violations: tuple[Violation, ...]
     game: Game
     events: tuple[dict, ...]
+    hand: State | None = None  # the hand's state after the action, also when it ended and was settled
 
     def to_dict(self) -> dict:
-        hand = self.game.hand
+        hand = self.hand if self.hand is not None else self.game.hand
         return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
                 "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
                 "events": [dict(e) for e in self.events],
@@ -351,13 +352,14 @@ def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
             raise Illegal("stakes.agreed_in_advance", "the stakes were agreed when the game started and cannot change")
         if isinstance(action, dict):
             new = _game_action(variant, game, action, events)
+            hand = new.hand
         else:
-            new = _hand_action(variant, game, action, events)
+            new, hand = _hand_action(variant, game, action, events)
     except Illegal as exc:
         return GameVerdict(False, (replace(exc.violation, documents=variant.documents),), game, ())
     except _HandIllegal as exc:
         return GameVerdict(False, exc.verdict.violations, game, ())
-    return GameVerdict(True, (), new, tuple(events))
+    return GameVerdict(True, (), new, tuple(events), hand)
 
 
 class _HandIllegal(Exception):
@@ -365,7 +367,7 @@ class _HandIllegal(Exception):
         self.verdict = verdict
 
 
-def _hand_action(variant: Variant, game: Game, action: Action, events: list[dict]) -> Game:
+def _hand_action(variant: Variant, game: Game, action: Action, events: list[dict]) -> tuple[Game, State]:
     if game.phase == "over":
         raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won")
     if game.phase == "buy_in":
@@ -380,7 +382,7 @@ def _hand_action(variant: Variant, game: Game, action: Action, events: list[dict
     game = replace(game, hand=verdict.state)
     if verdict.state.phase == "ended":
         game = settle_hand(variant, game, verdict.state.result, events)
-    return game
+    return game, verdict.state
 
 
 def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[dict]) -> Game:
