@@ -20,7 +20,7 @@ from .melds import card_penalty
 from .state import HandResult
 from .variant import Variant
 
-HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "scores"}
+HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "scores", "ledger"}
 
 
 class _Inconsistent(Exception):
@@ -44,10 +44,10 @@ def _check_shape(hands: Any) -> None:
             problems.append(Problem(pointer("hands", i, "how"), "expected call_up, kalookie or void"))
         if h.get("how") != "void" and not isinstance(h.get("winner"), str):
             problems.append(Problem(pointer("hands", i, "winner"), "a won hand names its winner"))
-        for k in ("penalties", "payments", "scores", "buy_ins", "hands"):
+        for k in ("penalties", "payments", "scores", "ledger", "buy_ins", "hands"):
             if k in h and not isinstance(h[k], Mapping):
                 problems.append(Problem(pointer("hands", i, k), "expected an object keyed by player id"))
-        for k in ("penalties", "payments", "scores"):
+        for k in ("penalties", "payments", "scores", "ledger"):
             for pid, v in (h.get(k) or {}).items() if isinstance(h.get(k), Mapping) else ():
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or abs(v) > 10**9:
                     problems.append(Problem(pointer("hands", i, k, pid), "expected an integer"))
@@ -169,6 +169,19 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
             raise _Inconsistent(at + pointer("buy_ins", pid), exc.violation.clause, exc.violation.message) from None
         except MalformedInput as exc:
             raise _Inconsistent(at + pointer("buy_ins", pid), "buyin.decision_order", exc.problems[0].detail) from None
+    recorded_ledger = entry.get("ledger")
+    if recorded_ledger is not None:
+        if sum(int(v) for v in recorded_ledger.values()) != 0:
+            raise _Inconsistent(at + "/ledger", "stakes.ledger_balances",
+                                f"the recorded running payments sum to {sum(recorded_ledger.values())}, not 0")
+        for pid, value in recorded_ledger.items():
+            if pid not in [p.id for p in game.players]:
+                raise MalformedInput(Problem(at + pointer("ledger", pid), f"{pid!r} is not a player"))
+            actual = game.player(pid).payments
+            if int(value) != actual:
+                clause = "kalookie.pays_kalookie_stake" if how == "kalookie" else "stakes.winner_paid_by_each_active_player"
+                raise _Inconsistent(at + pointer("ledger", pid), clause,
+                                    f"{pid}'s running payments after this hand are {actual}, not {int(value)}")
     recorded_scores = entry.get("scores")
     if recorded_scores is not None:
         for pid, value in recorded_scores.items():
@@ -195,6 +208,8 @@ def _penalties(variant: Variant, game: Game, entry: Mapping, at: str, winner: st
     given = dict(entry.get("penalties") or {})
     cards = dict(entry.get("hands") or {})
     multiplier = variant.p("kalookie", "penalty_multiplier") if how == "kalookie" else 1
+    recorded = dict(entry.get("scores") or {})
+    buying_in = dict(entry.get("buy_ins") or {})
     out: dict[str, int] = {}
     for pid in list(given) + list(cards):
         if pid not in [p.id for p in game.players]:
@@ -213,6 +228,14 @@ def _penalties(variant: Variant, game: Game, entry: Mapping, at: str, winner: st
             out[pid] = int(given[pid])
         elif pid == winner:
             out[pid] = 0
+        elif pid in recorded and not buying_in.get(pid):
+            # only the running total was written down: the penalty is the difference, never negative
+            before = game.player(pid).score
+            if int(recorded[pid]) < before:
+                raise _Inconsistent(at + pointer("scores", pid), "score.penalty_points_cumulative",
+                                    f"{pid}'s total cannot fall from {before} to {int(recorded[pid])}: "
+                                    "penalty points only ever accumulate")
+            out[pid] = int(recorded[pid]) - before
         else:
             raise _Inconsistent(at + pointer("penalties", pid), "score.penalty_points_cumulative",
                                 f"the penalty of {pid}, who lost the hand, is missing")
