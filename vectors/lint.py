@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 
 from rules.clauses import registry
-from rules.variant import variant_ids
+from rules.variant import load_variant, variant_ids
 
 from .suite import ROOT, vector_files
 
@@ -48,6 +48,8 @@ def lint(root: Path = ROOT) -> list[str]:
             variant = (v.get("request") or {}).get("variant")
             if variant not in known_variants:
                 problems.append(f"{name}: {vid} runs under unknown variant {variant!r}")
+            elif v.get("decision") and v["decision"] not in {d["id"] for d in load_variant(variant).decisions}:
+                problems.append(f"{name}: {vid} depends on {v['decision']}, which is not among {variant}'s decisions")
             exp = v.get("expected", {})
             for c in exp.get("violations", []):
                 if c not in known_clauses:
