@@ -1,5 +1,6 @@
 """Every vector through the engine directly and through the Flask test client; the suite's files
-are linted and up to date; and every hand-level British clause is covered as its kind asks."""
+are linted and up to date; and every hand-level and game-level British clause is covered as its
+kind asks."""
 from __future__ import annotations
 
 import json
@@ -9,6 +10,7 @@ import pytest
 
 from rules import action_from_dict, adjudicate, load_variant, state_from_dict
 from rules.errors import RefereeInputError
+from rules.game import adjudicate_game, game_action_from_dict, game_from_dict
 from vectors import build, lint
 from vectors.coverage import coverage, format_report
 from vectors.runner import in_process_poster, run_vector
@@ -37,10 +39,17 @@ def test_vector_over_flask(poster, vector):
 def _engine_answer(vector):
     req = vector.data["request"]
     try:
-        variant = load_variant(req["variant"], req.get("rules"))
-        state = state_from_dict(req["state"], variant)
-        action = action_from_dict(req["action"])
-        verdict = adjudicate(variant, state, action)
+        if "game" in req:
+            rules = dict(req.get("rules") or {})
+            stakes = rules.pop("stakes", None)
+            variant = load_variant(req["variant"], rules)
+            game = game_from_dict(req["game"], variant)
+            verdict = adjudicate_game(variant, game, game_action_from_dict(req["action"]), stakes)
+        else:
+            variant = load_variant(req["variant"], req.get("rules"))
+            state = state_from_dict(req["state"], variant)
+            action = action_from_dict(req["action"])
+            verdict = adjudicate(variant, state, action)
     except RefereeInputError as exc:
         return 422, {"errors": [p.to_dict() for p in exc.problems]}
     # a round trip through JSON, as a client would see it
@@ -67,12 +76,21 @@ def test_vector_files_are_built_from_their_sources():
 
 
 HAND_LEVEL_DONE = ["british"]
+GAME_LEVEL_DONE = ["british"]
 
 
 @pytest.mark.parametrize("variant", HAND_LEVEL_DONE)
 def test_every_hand_level_clause_is_covered(variant):
     rows = coverage(VECTORS, variant, level="hand")
     assert rows, "no hand-level clauses found for the variant"
+    gaps = [r for r in rows if not r.covered]
+    assert not gaps, format_report(gaps, variant)
+
+
+@pytest.mark.parametrize("variant", GAME_LEVEL_DONE)
+def test_every_game_level_clause_is_covered(variant):
+    rows = coverage(VECTORS, variant, level="game")
+    assert rows, "no game-level clauses found for the variant"
     gaps = [r for r in rows if not r.covered]
     assert not gaps, format_report(gaps, variant)
 
