@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from flask import Blueprint, Response, request
 from marshmallow import ValidationError
@@ -11,16 +12,20 @@ from rules.cards import CardError
 from rules.clauses import citation
 from rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant, pointer
 from rules.game import adjudicate_game, start_game
+from rules.replay import replay
 from rules.scoresheet import score_sheet
 from rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
 from . import openapi
 from .problems import from_error, problem
-from .schemas import AdjudicateRequest, DealRequest, GameStartRequest, MeldCheckRequest, ScoreSheetRequest
+from .schemas import (AdjudicateRequest, DealRequest, GameStartRequest, MeldCheckRequest, ReplayRequest,
+                      ScoreSheetRequest)
 
 bp = Blueprint("v1", __name__)
 
 VERSION = "0.1.0"
+SUITE = "kalooki-referee-vectors"
+SUITE_VERSION = (Path(__file__).resolve().parent.parent / "vectors" / "VERSION").read_text(encoding="utf-8").strip()
 
 
 def _json(body, status: int = 200) -> Response:
@@ -155,6 +160,21 @@ def meld_check_route():
     return _json({"valid": True, "ambiguous": False, "kind": reading.kind, "cards": reading.codes,
                   "jokers": [s.stands_for for s in reading.slots if s.is_joker],
                   "value": meld_value(reading, variant), "readings": [reading.to_dict()], "violation": None})
+
+
+@bp.post("/v1/replay")
+def replay_route():
+    data = ReplayRequest().load(_body("ReplayRequest"))
+    return _json(replay(data["variant"], data["start"], data["actions"], data["hashes"], data["start_hash"],
+                        data["stakes_override"]))
+
+
+@bp.get("/v1/capabilities")
+def capabilities_route():
+    return _json({"implementation": {"name": "kalooki-referee", "version": VERSION},
+                  "variants": [v.id for v in all_variants()],
+                  "vector_suite": {"name": SUITE, "version": SUITE_VERSION},
+                  "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay"]})
 
 
 @bp.get("/v1/variants")

@@ -110,3 +110,19 @@ class MeldCheckRequest(_Base):
     def build(self, data, **_):
         return {"variant": self._variant(data), "cards": data["cards"],
                 "declarations": data.get("declarations") or {"kind": None, "jokers": []}}
+
+
+class ReplayRequest(_Base):
+    start = fields.Dict(required=True)
+    actions = fields.List(fields.Raw(), required=True)
+    hashes = fields.List(fields.String(), load_default=None)
+    start_hash = fields.String(load_default=None)
+
+    @post_load
+    def build(self, data, **_):
+        rules = dict(data.get("rules") or {})
+        stakes = None
+        if "game" in data["start"] or "new_game" in data["start"]:
+            stakes = rules.pop("stakes", None)  # a game's stakes were agreed when it started
+        return {"variant": load_variant(data["variant"], rules), "start": data["start"], "actions": data["actions"],
+                "hashes": data.get("hashes"), "start_hash": data.get("start_hash"), "stakes_override": stakes}

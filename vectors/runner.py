@@ -1,43 +1,68 @@
-"""Run the vector suite against the referee, in-process or over HTTP.
+"""The conformance runner: run the vector suite against a Kalooki implementation.
 
-    python -m vectors.runner                      # in-process (the Flask app)
-    python -m vectors.runner --base-url http://127.0.0.1:8000
-    python -m vectors.runner --variant british --coverage
+    kalooki-conformance                                     # in-process, this referee
+    kalooki-conformance --base-url http://127.0.0.1:8000    # any server speaking the API
+    kalooki-conformance --variant british --coverage        # one variant, with clause coverage
+    kalooki-conformance --jsonl report.jsonl --junit report.xml
 
-Prints one line per failing vector with the first difference (a JSON pointer, the expected and the
-actual value), then the counts; exits 1 if any vector fails or errors.
+The runner first asks the target what it supports (``GET /v1/capabilities``: implementation name
+and version, variants, endpoints, vector suite version); it runs every vector of a supported variant
+and endpoint and skips the others with the reason.  A failure prints the first difference as a
+JSON pointer with the expected and the actual value.  It prints the pass, fail, error and skip
+counts, optionally writes one JSON object per vector (JSON Lines) and a JUnit XML report, and exits
+1 when anything fails or errors (2 when the target cannot be reached at all).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from typing import Any, Callable
+from xml.etree import ElementTree as ET
 
 from .coverage import coverage, format_report
 from .suite import Vector, compare, load_vectors
 
 Poster = Callable[[str, dict], tuple[int, Any]]
+Getter = Callable[[str], tuple[int, Any]]
+SUITE = "kalooki-referee-vectors"
 
 
-def in_process_poster() -> Poster:
-    from api import create_app
-    client = create_app().test_client()
+@dataclass(frozen=True)
+class Target:
+    post: Poster
+    get: Getter
+    name: str
+
+
+def in_process_target(app=None) -> Target:
+    if app is None:
+        from api import create_app
+        app = create_app()
+    client = app.test_client()
 
     def post(path: str, body: dict) -> tuple[int, Any]:
         r = client.post(path, json=body)
         return r.status_code, r.get_json(silent=True)
-    return post
+
+    def get(path: str) -> tuple[int, Any]:
+        r = client.get(path)
+        return r.status_code, r.get_json(silent=True)
+    return Target(post, get, "in-process")
 
 
-def http_poster(base_url: str, timeout: float = 30.0) -> Poster:
+def in_process_poster() -> Poster:
+    return in_process_target().post
+
+
+def http_target(base_url: str, timeout: float = 30.0) -> Target:
     base = base_url.rstrip("/")
 
-    def post(path: str, body: dict) -> tuple[int, Any]:
-        req = urllib.request.Request(base + path, data=json.dumps(body).encode("utf-8"), method="POST",
-                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+    def call(req: urllib.request.Request) -> tuple[int, Any]:
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 return resp.status, json.loads(resp.read() or b"null")
@@ -47,7 +72,18 @@ def http_poster(base_url: str, timeout: float = 30.0) -> Poster:
                 return err.code, json.loads(raw or b"null")
             except ValueError:
                 return err.code, None
-    return post
+
+    def post(path: str, body: dict) -> tuple[int, Any]:
+        return call(urllib.request.Request(base + path, data=json.dumps(body).encode("utf-8"), method="POST",
+                                           headers={"Content-Type": "application/json", "Accept": "application/json"}))
+
+    def get(path: str) -> tuple[int, Any]:
+        return call(urllib.request.Request(base + path, headers={"Accept": "application/json"}))
+    return Target(post, get, base)
+
+
+def http_poster(base_url: str, timeout: float = 30.0) -> Poster:
+    return http_target(base_url, timeout).post
 
 
 def run_vector(post: Poster, vector: Vector) -> tuple[str, str]:
@@ -56,31 +92,113 @@ def run_vector(post: Poster, vector: Vector) -> tuple[str, str]:
         status, body = post("/v1/" + vector.endpoint, vector.data["request"])
     except Exception as exc:  # network trouble: an error, not a failure
         return "error", f"{type(exc).__name__}: {exc}"
+    if status >= 500:
+        return "error", f"the target answered {status}"
     diffs = compare(vector, status, body)
     if diffs:
         return "fail", str(diffs[0]) + (f" (+{len(diffs) - 1} more)" if len(diffs) > 1 else "")
     return "pass", ""
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Run the Kalooki referee's test vectors.")
-    parser.add_argument("--base-url", help="a running referee, e.g. http://127.0.0.1:8000 (default: in-process)")
+def capabilities(target: Target) -> dict:
+    status, body = target.get("/v1/capabilities")
+    if status != 200 or not isinstance(body, dict):
+        raise RuntimeError(f"GET /v1/capabilities answered {status}")
+    return body
+
+
+def skip_reason(vector: Vector, caps: dict) -> str | None:
+    if vector.variant not in caps.get("variants", []):
+        return f"variant {vector.variant} not supported by the target"
+    endpoints = caps.get("endpoints")
+    if endpoints is not None and vector.endpoint not in endpoints:
+        return f"endpoint {vector.endpoint} not supported by the target"
+    return None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    vector: Vector
+    outcome: str  # pass, fail, error, skip
+    detail: str
+    seconds: float
+
+
+def run_suite(target: Target, vectors: list[Vector], caps: dict) -> list[Outcome]:
+    out = []
+    for vec in vectors:
+        reason = skip_reason(vec, caps)
+        if reason:
+            out.append(Outcome(vec, "skip", reason, 0.0))
+            continue
+        t0 = time.perf_counter()
+        outcome, detail = run_vector(target.post, vec)
+        out.append(Outcome(vec, outcome, detail, time.perf_counter() - t0))
+    return out
+
+
+def write_jsonl(path: str, outcomes: list[Outcome]) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        for o in outcomes:
+            fh.write(json.dumps({"id": o.vector.id, "file": o.vector.file, "variant": o.vector.variant,
+                                 "clauses": o.vector.data["clauses"], "outcome": o.outcome, "detail": o.detail,
+                                 "seconds": round(o.seconds, 6)}, sort_keys=True) + "\n")
+
+
+def write_junit(path: str, outcomes: list[Outcome], caps: dict) -> None:
+    impl = caps.get("implementation", {})
+    suite = ET.Element("testsuite", {
+        "name": f"{SUITE} against {impl.get('name', '?')} {impl.get('version', '')}".strip(),
+        "tests": str(len(outcomes)),
+        "failures": str(sum(o.outcome == "fail" for o in outcomes)),
+        "errors": str(sum(o.outcome == "error" for o in outcomes)),
+        "skipped": str(sum(o.outcome == "skip" for o in outcomes)),
+        "time": f"{sum(o.seconds for o in outcomes):.6f}"})
+    for o in outcomes:
+        case = ET.SubElement(suite, "testcase", {"classname": o.vector.file.replace("/", ".").removesuffix(".json"),
+                                                 "name": o.vector.id, "time": f"{o.seconds:.6f}"})
+        if o.outcome in ("fail", "error", "skip"):
+            tag = {"fail": "failure", "error": "error", "skip": "skipped"}[o.outcome]
+            ET.SubElement(case, tag, {"message": o.detail})
+    root = ET.Element("testsuites")
+    root.append(suite)
+    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+
+
+def main(argv: list[str] | None = None, target: Target | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run the Kalooki referee's conformance vectors against an implementation.")
+    parser.add_argument("--base-url", help="a running implementation, e.g. http://127.0.0.1:8000 (default: in-process)")
     parser.add_argument("--variant", action="append", help="only this variant (repeatable)")
     parser.add_argument("--coverage", action="store_true", help="print clause coverage per variant")
-    parser.add_argument("-v", "--verbose", action="store_true", help="list passing vectors too")
+    parser.add_argument("--jsonl", help="write one JSON object per vector to this file")
+    parser.add_argument("--junit", help="write a JUnit XML report to this file")
+    parser.add_argument("-v", "--verbose", action="store_true", help="list passing and skipped vectors too")
     args = parser.parse_args(argv)
-    post = http_poster(args.base_url) if args.base_url else in_process_poster()
+    if target is None:
+        target = http_target(args.base_url) if args.base_url else in_process_target()
+    try:
+        caps = capabilities(target)
+    except Exception as exc:
+        print(f"cannot ask {target.name} what it supports: {exc}", file=sys.stderr)
+        return 2
+    impl = caps.get("implementation", {})
+    suite_version = (caps.get("vector_suite") or {}).get("version")
+    print(f"target: {impl.get('name')} {impl.get('version')} at {target.name}; "
+          f"claims vector suite {suite_version}; variants: {', '.join(caps.get('variants', []))}")
     vectors = load_vectors(variants=set(args.variant) if args.variant else None)
-    counts = {"pass": 0, "fail": 0, "error": 0}
-    for vec in vectors:
-        outcome, detail = run_vector(post, vec)
-        counts[outcome] += 1
-        if outcome != "pass" or args.verbose:
-            print(f"{outcome.upper():5} {vec.id} [{vec.file}] {detail}".rstrip())
+    outcomes = run_suite(target, vectors, caps)
+    for o in outcomes:
+        if o.outcome in ("fail", "error") or (args.verbose and o.outcome in ("pass", "skip")):
+            print(f"{o.outcome.upper():5} {o.vector.id} [{o.vector.file}] {o.detail}".rstrip())
+    if args.jsonl:
+        write_jsonl(args.jsonl, outcomes)
+    if args.junit:
+        write_junit(args.junit, outcomes, caps)
     if args.coverage:
         for variant in sorted({v.variant for v in vectors}):
             print(format_report(coverage(vectors, variant), variant))
-    print(f"vectors: {counts['pass']} passed, {counts['fail']} failed, {counts['error']} errors")
+    counts = {k: sum(o.outcome == k for o in outcomes) for k in ("pass", "fail", "error", "skip")}
+    print(f"vectors: {counts['pass']} passed, {counts['fail']} failed, {counts['error']} errors, {counts['skip']} skipped")
     return 0 if counts["fail"] == 0 and counts["error"] == 0 else 1
 
 

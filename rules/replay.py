@@ -1,0 +1,128 @@
+"""Replaying a recorded log: a starting point and a list of actions, adjudicated one by one.
+
+The answer gives every step's verdict up to the first illegal one; for that step its index, the
+clauses broken (with their statements and sources), a plain explanation and the position before it.
+If every step is legal it gives the final position and, when a hand ended, its scoring.
+
+Every position carries a hash chained to the one before, so that a log can prove it was not
+altered after the fact:
+
+    h(0) = SHA-256( JCS(position 0) )
+    h(i) = SHA-256( h(i-1) as 64 lowercase hex characters  ||  JCS(position i) )     (i >= 1)
+
+where ``JCS`` is the JSON Canonicalization Scheme of RFC 8785 (UTF-8) and position ``i`` is the
+state (for a hand) or the game (for a game) after step ``i`` as the referee answers it.  A log may
+carry the hashes it recorded (``hashes[i]`` for the position after step ``i + 1``, and optionally
+``start_hash``); the first recorded hash that differs from the recomputed one is reported as the
+step where the record was altered.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Mapping
+
+import rfc8785
+
+from .actions import action_from_dict
+from .deal import deal
+from .engine import adjudicate
+from .errors import MalformedInput, Problem, RefereeInputError, pointer
+from .game import adjudicate_game, game_action_from_dict, game_from_dict, start_game
+from .state import state_from_dict
+from .variant import Variant
+
+MAX_STEPS = 5000
+START_KINDS = ("deal", "state", "game", "new_game")
+
+
+def canonical(doc: Any) -> bytes:
+    """RFC 8785 canonical JSON of a position."""
+    return rfc8785.dumps(doc)
+
+
+def chain(previous: str | None, doc: Any) -> str:
+    prefix = previous.encode("ascii") if previous else b""
+    return hashlib.sha256(prefix + canonical(doc)).hexdigest()
+
+
+def _start(variant: Variant, start: Mapping) -> tuple[str, Any, dict]:
+    """(kind, position, record): the position is a hand State or a Game."""
+    kinds = [k for k in START_KINDS if k in start]
+    if len(kinds) != 1 or len(start) != 1:
+        raise MalformedInput(Problem("/start", f"give exactly one of {', '.join(START_KINDS)}"))
+    kind = kinds[0]
+    body = start[kind]
+    try:
+        if kind == "state":
+            return "hand", state_from_dict(body, variant), {}
+        if kind == "game":
+            return "game", game_from_dict(body, variant), {}
+        if not isinstance(body, Mapping):
+            raise MalformedInput(Problem("", "expected an object"))
+        if kind == "deal":
+            state, record = deal(variant, list(body["players"]), body["seed"], body.get("dealer"))
+            return "hand", state, record
+        game, record = start_game(variant, list(body["players"]), body["seed"], body.get("stakes"))
+        return "game", game, record
+    except RefereeInputError as exc:
+        raise exc.prefixed(f"/start/{kind}") from None
+
+
+def _position(kind: str, position: Any) -> dict:
+    return position.to_dict()
+
+
+def replay(variant: Variant, start: Mapping, actions: list, hashes: list | None = None,
+           start_hash: str | None = None, stakes_override: Mapping | None = None) -> dict:
+    if not isinstance(actions, list) or len(actions) > MAX_STEPS:
+        raise MalformedInput(Problem("/actions", f"expected a list of at most {MAX_STEPS} actions"))
+    if hashes is not None and len(hashes) > len(actions):
+        raise MalformedInput(Problem(pointer("hashes", len(actions)),
+                                     f"the log records {len(hashes)} hashes for {len(actions)} actions: "
+                                     "it is truncated or a hash has no step"))
+    kind, position, record = _start(variant, start)
+    # every action is read before anything is replayed, so a malformed log is refused whole
+    parsed = []
+    for i, raw in enumerate(actions):
+        try:
+            parsed.append(game_action_from_dict(raw) if kind == "game" else action_from_dict(raw))
+        except RefereeInputError as exc:
+            raise exc.prefixed(pointer("actions", i)) from None
+    current = _position(kind, position)
+    h = chain(None, current)
+    out: dict[str, Any] = {"kind": kind, "start": {"position": current, "hash": h}, "steps": [],
+                           "first_illegal": None, "altered": None, "final": None}
+    if record:
+        out["start"]["record"] = record
+    if start_hash is not None and start_hash != h:
+        out["altered"] = {"index": None, "at": "/start_hash", "recorded": start_hash, "computed": h,
+                          "explanation": "the recorded hash of the starting position does not match it"}
+    result = None
+    for i, action in enumerate(parsed):
+        if kind == "game":
+            verdict = adjudicate_game(variant, position, action, stakes_override)
+        else:
+            verdict = adjudicate(variant, position, action)
+        answer = verdict.to_dict()
+        if not verdict.legal:
+            out["first_illegal"] = {
+                "index": i, "action": actions[i], "violations": answer["violations"],
+                "explanation": "; ".join(f"{v['message']} ({v['clause']}: {v['statement']})"
+                                         for v in answer["violations"]),
+                "position_before": current, "hash_before": h}
+            break
+        position = verdict.game if kind == "game" else verdict.state
+        current = _position(kind, position)
+        h = chain(h, current)
+        step = {"index": i, "legal": True, "events": answer["events"], "hash": h}
+        if answer.get("result") is not None:
+            step["result"] = answer["result"]
+            result = answer["result"]
+        out["steps"].append(step)
+        if hashes is not None and i < len(hashes) and out["altered"] is None and hashes[i] != h:
+            out["altered"] = {"index": i, "at": pointer("hashes", i), "recorded": hashes[i], "computed": h,
+                              "explanation": f"the position after step {i} is not the one the log recorded: "
+                                             "the log was altered at or before this step"}
+    if out["first_illegal"] is None:
+        out["final"] = {"position": current, "hash": h, "result": result}
+    return out
