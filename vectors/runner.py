@@ -107,7 +107,9 @@ def capabilities(target: Target) -> dict:
     return body
 
 
-def skip_reason(vector: Vector, caps: dict) -> str | None:
+def skip_reason(vector: Vector, caps: dict, skip_decisions: frozenset = frozenset()) -> str | None:
+    if vector.data.get("decision") in skip_decisions:
+        return f"depends on the referee's ruling {vector.data['decision']}, which the target does not share"
     if vector.variant not in caps.get("variants", []):
         return f"variant {vector.variant} not supported by the target"
     endpoints = caps.get("endpoints")
@@ -124,10 +126,11 @@ class Outcome:
     seconds: float
 
 
-def run_suite(target: Target, vectors: list[Vector], caps: dict) -> list[Outcome]:
+def run_suite(target: Target, vectors: list[Vector], caps: dict,
+              skip_decisions: frozenset = frozenset()) -> list[Outcome]:
     out = []
     for vec in vectors:
-        reason = skip_reason(vec, caps)
+        reason = skip_reason(vec, caps, skip_decisions)
         if reason:
             out.append(Outcome(vec, "skip", reason, 0.0))
             continue
@@ -172,6 +175,8 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     parser.add_argument("--coverage", action="store_true", help="print clause coverage per variant")
     parser.add_argument("--jsonl", help="write one JSON object per vector to this file")
     parser.add_argument("--junit", help="write a JUnit XML report to this file")
+    parser.add_argument("--skip-decision", action="append", default=[], metavar="DECISION",
+                        help="skip vectors that depend on this referee ruling (repeatable)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list passing and skipped vectors too")
     args = parser.parse_args(argv)
     if target is None:
@@ -186,7 +191,7 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     print(f"target: {impl.get('name')} {impl.get('version')} at {target.name}; "
           f"claims vector suite {suite_version}; variants: {', '.join(caps.get('variants', []))}")
     vectors = load_vectors(variants=set(args.variant) if args.variant else None)
-    outcomes = run_suite(target, vectors, caps)
+    outcomes = run_suite(target, vectors, caps, frozenset(args.skip_decision))
     for o in outcomes:
         if o.outcome in ("fail", "error") or (args.verbose and o.outcome in ("pass", "skip")):
             print(f"{o.outcome.upper():5} {o.vector.id} [{o.vector.file}] {o.detail}".rstrip())
