@@ -12,14 +12,15 @@ from rules.cards import CardError
 from rules.clauses import citation
 from rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant, pointer
 from rules.game import adjudicate_game, start_game
+from rules.legal import legal_actions
 from rules.replay import replay
 from rules.scoresheet import score_sheet
 from rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
 from . import openapi
 from .problems import from_error, problem
-from .schemas import (AdjudicateRequest, DealRequest, GameStartRequest, MeldCheckRequest, ReplayRequest,
-                      ScoreSheetRequest)
+from .schemas import (AdjudicateRequest, DealRequest, GameStartRequest, LegalActionsRequest, MeldCheckRequest,
+                      ReplayRequest, ScoreSheetRequest)
 
 bp = Blueprint("v1", __name__)
 
@@ -162,6 +163,12 @@ def meld_check_route():
                   "value": meld_value(reading, variant), "readings": [reading.to_dict()], "violation": None})
 
 
+@bp.post("/v1/legal-actions")
+def legal_actions_route():
+    data = LegalActionsRequest().load(_body("LegalActionsRequest"))
+    return _json(legal_actions(data["variant"], data["state"], data["cap"]))
+
+
 @bp.post("/v1/replay")
 def replay_route():
     data = ReplayRequest().load(_body("ReplayRequest"))
@@ -174,7 +181,7 @@ def capabilities_route():
     return _json({"implementation": {"name": "kalooki-referee", "version": VERSION},
                   "variants": [v.id for v in all_variants()],
                   "vector_suite": {"name": SUITE, "version": SUITE_VERSION},
-                  "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay"]})
+                  "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions"]})
 
 
 @bp.get("/v1/variants")

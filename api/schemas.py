@@ -126,3 +126,14 @@ class ReplayRequest(_Base):
             stakes = rules.pop("stakes", None)  # a game's stakes were agreed when it started
         return {"variant": load_variant(data["variant"], rules), "start": data["start"], "actions": data["actions"],
                 "hashes": data.get("hashes"), "start_hash": data.get("start_hash"), "stakes_override": stakes}
+
+
+class LegalActionsRequest(_Base):
+    state = fields.Dict(required=True)
+    cap = fields.Integer(load_default=400, strict=False)
+
+    @post_load
+    def build(self, data, **_):
+        variant = self._variant(data)
+        return {"variant": variant, "state": _under("/state", state_from_dict, data["state"], variant),
+                "cap": int(data.get("cap") or 400)}

@@ -37,6 +37,8 @@ REQUEST_COMPONENTS = {
     "/v1/melds/check": "MeldCheckRequest",
     "/v1/games": "GameStartRequest",
     "/v1/scoresheet": "ScoreSheetRequest",
+    "/v1/replay": "ReplayRequest",
+    "/v1/legal-actions": "LegalActionsRequest",
 }
 
 
@@ -95,6 +97,13 @@ def _known_good_requests(client):
         ("/v1/games", {"variant": "british", "players": SEATS, "seed": 1, "stakes": "casino"}),
         ("/v1/scoresheet", {"variant": "british", "players": SEATS, "stakes": "casino", "hands": SHEET}),
         ("/v1/scoresheet", {"variant": "british", "players": SEATS, "stakes": "casino", "hands": inconsistent}),
+        ("/v1/replay", {"variant": "british", "start": {"deal": {"players": SEATS, "seed": 3}},
+                        "actions": [{"type": "draw", "source": "stock"}, {"type": "discard", "card": "JK"}]}),
+        ("/v1/replay", {"variant": "british", "start": {"new_game": {"players": SEATS, "seed": 3}},
+                        "actions": [{"type": "draw", "source": "stock"}]}),
+        ("/v1/legal-actions", {"variant": "british", "state": dealt}),
+        ("/v1/legal-actions", {"variant": "british", "state": client.post("/v1/adjudicate", json={
+            "variant": "british", "state": dealt, "action": {"type": "draw", "source": "stock"}}).get_json()["state"]}),
     ]
 
 

@@ -1,0 +1,214 @@
+"""Listing the legal actions of the player to act.
+
+Candidates are generated from the hand and the table in a canonical form, then each is put to the
+engine (``adjudicate``), so that every listed action is one the referee accepts: the listing and
+the adjudication can never disagree.  The generation is bounded:
+
+* single melds are canonical (a set's naturals in suit order and its jokers as ``JK(=R)``; a run as
+  a window of ranks with jokers declared as the exact cards they fill), each multiset once;
+* an opening (a player who has not opened) is a combination of disjoint single melds, taken in the
+  canonical order of the melds (a combination, never an ordering), and a combination is not
+  extended once it reaches the minimum: further melds can be laid by separate actions once open;
+* the number of candidates put to the engine is capped; ``truncated`` says when the cap cut the
+  list.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from itertools import combinations
+from typing import Any
+
+from .actions import action_from_dict
+from .cards import RANK_CODES, SUITS, Card, rank_code
+from .engine import adjudicate
+from .melds import _lines, meld_value, read_meld, tokens_of
+from .state import State
+from .variant import Variant
+
+DEFAULT_CAP = 400
+MAX_OPENINGS_EXPLORED = 20000
+TYPE_ORDER = {"announce": 0, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
+
+
+def _code(rank: int, suit: str) -> str:
+    return rank_code(rank) + suit
+
+
+def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tuple[str, ...]]]:
+    """Every canonical single meld the hand can make: (kind, token codes)."""
+    jokers = sum(1 for c in hand if c.is_joker)
+    naturals = {(c.rank, c.suit) for c in hand if not c.is_joker}
+    found: dict[tuple, tuple[str, tuple[str, ...]]] = {}
+    set_rules = variant.p("melds", "set")
+    by_rank: dict[int, list[str]] = {}
+    for rank, suit in sorted(naturals, key=lambda x: (x[0], SUITS.index(x[1]))):
+        by_rank.setdefault(rank, []).append(suit)
+    for rank, suits in by_rank.items():
+        for k in range(0, min(jokers, set_rules["max"] - 1) + 1):
+            for m in range(1, len(suits) + 1):
+                if not set_rules["min"] <= m + k <= set_rules["max"]:
+                    continue
+                for subset in combinations(suits, m):
+                    cards = tuple(_code(rank, s) for s in subset) + (f"JK(={rank_code(rank)})",) * k
+                    found[("set",) + cards] = ("set", cards)
+    run_min = variant.p("melds", "run", "min")
+    for suit in SUITS:
+        for lo, hi in _lines(variant):
+            for start in range(lo, hi + 1):
+                for end in range(start + run_min - 1, hi + 1):
+                    cards, missing, present = [], 0, 0
+                    for r in range(start, end + 1):
+                        real = 14 if r == 1 else r
+                        if (real, suit) in naturals:
+                            cards.append(_code(real, suit))
+                            present += 1
+                        else:
+                            cards.append(f"JK(={_code(real, suit)})")
+                            missing += 1
+                    if present and missing <= jokers:
+                        found[("run",) + tuple(cards)] = ("run", tuple(cards))
+    return [found[k] for k in sorted(found)]
+
+
+def _needs(cards: tuple[str, ...]) -> Counter:
+    return Counter("JK" if c.startswith("JK") else c for c in cards)
+
+
+def _value(kind: str, cards: tuple[str, ...], variant: Variant) -> int:
+    meld = read_meld(tokens_of(cards), variant, kind)
+    return meld_value(meld, variant) if hasattr(meld, "slots") else 0
+
+
+def _openings(melds: list[tuple[str, tuple[str, ...]]], hand: Counter, minimum: int, variant: Variant,
+              limit: int) -> tuple[list[list[tuple[str, tuple[str, ...]]]], bool]:
+    values = [_value(k, c, variant) for k, c in melds]
+    needs = [_needs(c) for _, c in melds]
+    out: list[list[tuple[str, tuple[str, ...]]]] = []
+    explored = 0
+    cut = False
+
+    def walk(start: int, left: Counter, chosen: list[int], total: int) -> None:
+        nonlocal explored, cut
+        for i in range(start, len(melds)):
+            if len(out) >= limit or explored >= MAX_OPENINGS_EXPLORED:
+                cut = True
+                return
+            explored += 1
+            if any(left[c] < n for c, n in needs[i].items()):
+                continue
+            if sum(left.values()) - sum(needs[i].values()) < 1:
+                continue  # a card must be left to discard
+            value = total + values[i]
+            if value >= minimum:
+                out.append([melds[j] for j in chosen + [i]])
+            else:
+                walk(i + 1, left - needs[i], chosen + [i], value)
+
+    walk(0, hand, [], 0)
+    return out, cut
+
+
+def _run_ends(meld) -> tuple[tuple[int, str] | None, tuple[int, str] | None]:
+    first, last = meld.slots[0], meld.slots[-1]
+    return (first.rank - 1, first.suit), (last.rank + 1, last.suit)
+
+
+def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
+    """Candidate actions (wire form) for whoever may act now, and whether the opening search was cut."""
+    out: list[dict] = []
+    cut = False
+    if state.phase == "ended":
+        return out, cut
+    if state.announcement is not None:
+        out.append({"type": "announce", "count": state.announcement.count, "player": state.announcement.player})
+    player = state.current
+    hand = player.hand
+    if state.phase == "draw":
+        out.append({"type": "draw", "source": "stock"})
+        if state.discard:
+            out.append({"type": "draw", "source": "discard"})
+        return out, cut
+    counts = Counter(c.code for c in hand)
+    melds = single_melds(hand, variant)
+    if player.opened:
+        out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k}]} for k, c in melds)
+    else:
+        minimum = variant.p("opening", "minimum") or 0
+        openings, cut = _openings(melds, counts, minimum, variant, DEFAULT_CAP)
+        out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k} for k, c in combo]} for combo in openings)
+    naturals = sorted({c.code for c in hand if not c.is_joker})
+    has_joker = counts["JK"] > 0
+    for tm in state.melds:
+        meld = tm.meld
+        if meld.kind == "set":
+            rank = meld.slots[0].rank
+            present = {s.suit for s in meld.slots if not s.is_joker}
+            missing = [_code(rank, s) for s in SUITS if s not in present]
+            for code in missing:
+                if code in counts:
+                    out.append({"type": "build", "meld": tm.id, "cards": [code]})
+            if has_joker:
+                out.append({"type": "build", "meld": tm.id, "cards": [f"JK(={rank_code(rank)})"]})
+            if meld.jokers:
+                held = [c for c in missing if c in counts]
+                for n in (1, 2):
+                    for combo in combinations(held, n):
+                        out.append({"type": "swap_joker", "meld": tm.id, "naturals": list(combo)})
+        else:
+            (lo_r, suit), (hi_r, _) = _run_ends(meld)
+            for end, step, first in (("low", -1, lo_r), ("high", 1, hi_r)):
+                seq: list[str] = []
+                r = first
+                for _ in range(2):
+                    real = 14 if r == 1 else r
+                    if not 1 <= r <= 14 or (r == 1 and not any(line[0] == 1 for line in _lines(variant))):
+                        break
+                    if real in RANK_CODES and _code(real, suit) in counts:
+                        seq.append(_code(real, suit))
+                    elif has_joker and real in RANK_CODES:
+                        seq.append(f"JK(={_code(real, suit)})")
+                    else:
+                        break
+                    cards = list(reversed(seq)) if end == "low" else list(seq)
+                    out.append({"type": "build", "meld": tm.id, "cards": cards, "end": end})
+                    r += step
+            for slot in meld.slots:
+                if slot.is_joker and _code(slot.rank if slot.rank != 1 else 14, slot.suit) in counts:
+                    out.append({"type": "swap_joker", "meld": tm.id,
+                                "naturals": [_code(slot.rank if slot.rank != 1 else 14, slot.suit)]})
+    for code in sorted(counts):
+        out.append({"type": "discard", "card": code})
+    return out, cut
+
+
+def _key(action: dict) -> tuple:
+    return (TYPE_ORDER[action["type"]], json.dumps(action, sort_keys=True))
+
+
+def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify_all: bool = False) -> dict[str, Any]:
+    """The legal actions of the player to act (and an owed announcement), in canonical order.
+
+    Every candidate is put to the engine, except that new melds are checked once: they are valid,
+    held, worth the minimum and leave a card to discard by construction, so what can still refuse
+    them (whose turn it is, the phase, an owed obligation) is the same for all of them.  With a
+    released joker to place, or ``verify_all``, each is checked."""
+    found, cut = candidates(variant, state)
+    unique = {json.dumps(a, sort_keys=True): a for a in found}
+    ordered = sorted(unique.values(), key=_key)
+    truncated = cut or len(ordered) > cap
+    legal = []
+    melds_ok: bool | None = None
+    shortcut = not verify_all and state.turn.pending_jokers == 0
+    for action in ordered[:cap]:
+        if action["type"] == "meld" and shortcut and melds_ok is not None:
+            if melds_ok:
+                legal.append(action)
+            continue
+        ok = adjudicate(variant, state, action_from_dict(action)).legal
+        if action["type"] == "meld":
+            melds_ok = ok
+        if ok:
+            legal.append(action)
+    return {"player": state.to_act if state.phase != "ended" else None, "phase": state.phase,
+            "actions": legal, "truncated": truncated, "cap": cap}
