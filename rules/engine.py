@@ -206,11 +206,26 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> S
         if not player.opened:
             free = state.first_play and variant.p("draw", "first_play_free_upcard")
             must_open = not free
+            if must_open and not _opening_possible(variant, player.hand + (top,)):
+                raise Illegal("draw.discard_only_with_initial_meld",
+                              f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
+                              "the discard may be taken before opening only to open in the same turn")
         card, state = top, replace(state, discard=state.discard[1:])
     state = state.with_player(player.id, hand=player.hand + (card,))
     events.append({"type": "drew", "player": player.id, "source": action.source,
                    **({"card": card.code} if action.source == "discard" else {})})
     return replace(state, phase="play", turn=Turn(drawn=card, source=action.source, must_open=must_open))
+
+
+def _opening_possible(variant: Variant, hand: tuple) -> bool:
+    """Whether some combination of new melds from ``hand`` reaches the opening minimum and leaves a
+    card to discard (the bounded search of ``rules.legal``)."""
+    from collections import Counter
+
+    from .legal import _openings, single_melds
+    minimum = variant.p("opening", "minimum") or 0
+    found, _ = _openings(single_melds(hand, variant), Counter(c.code for c in hand), minimum, variant, 1)
+    return bool(found)
 
 
 # -- meld ---------------------------------------------------------------------------------------
@@ -325,8 +340,7 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
     else:
         new = _swap_set(variant, meld, action.naturals)
     hand = _take(player.hand, action.naturals, "joker exchange")
-    if not hand:
-        raise Illegal("go_out.final_discard_required", "a player must keep one card to discard")
+    _check_hand_left(variant, state, hand)  # the released joker cannot stay in the hand
     state = state.with_player(player.id, hand=hand)
     state = state.with_meld(replace(target, meld=new))
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers + 1))

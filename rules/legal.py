@@ -20,7 +20,7 @@ from itertools import combinations
 from typing import Any
 
 from .actions import action_from_dict
-from .cards import RANK_CODES, SUITS, Card, rank_code
+from .cards import JOKER, RANK_CODES, SUITS, Card, rank_code
 from .engine import adjudicate
 from .melds import _lines, meld_value, read_meld, tokens_of
 from .state import State
@@ -129,8 +129,14 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
         if state.discard:
             out.append({"type": "draw", "source": "discard"})
         return out, cut
+    pending = state.turn.pending_jokers
+    if pending:
+        # a released joker waits to be placed: only melds and builds that use it can come next
+        hand = hand + (JOKER,) * pending
     counts = Counter(c.code for c in hand)
     melds = single_melds(hand, variant)
+    if pending:
+        melds = [(k, c) for k, c in melds if any(x.startswith("JK") for x in c)]
     if player.opened:
         out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k}]} for k, c in melds)
     else:
