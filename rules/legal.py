@@ -22,7 +22,7 @@ from typing import Any
 from .actions import action_from_dict
 from .cards import JOKER, RANK_CODES, SUITS, Card, rank_code
 from .engine import adjudicate
-from .melds import _lines, meld_value, read_meld, tokens_of
+from .melds import _lines
 from .state import State
 from .variant import Variant
 
@@ -35,8 +35,17 @@ def _code(rank: int, suit: str) -> str:
     return rank_code(rank) + suit
 
 
-def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tuple[str, ...]]]:
-    """Every canonical single meld the hand can make: (kind, token codes)."""
+def _rank_value(rank: int, variant: Variant) -> int:
+    if rank == 1:
+        return variant.p("values", "low_ace_in_meld")
+    if rank == 14:
+        return variant.p("values", "ace")
+    return variant.p("values", "picture") if rank >= 10 else rank
+
+
+def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tuple[str, ...], int]]:
+    """Every canonical single meld the hand can make: (kind, token codes, value in the meld)."""
+    worth = {r: _rank_value(r, variant) for r in range(1, 15)}
     jokers = sum(1 for c in hand if c.is_joker)
     naturals = {(c.rank, c.suit) for c in hand if not c.is_joker}
     found: dict[tuple, tuple[str, tuple[str, ...]]] = {}
@@ -51,7 +60,7 @@ def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tu
                     continue
                 for subset in combinations(suits, m):
                     cards = tuple(_code(rank, s) for s in subset) + (f"JK(={rank_code(rank)})",) * k
-                    found[("set",) + cards] = ("set", cards)
+                    found[("set",) + cards] = ("set", cards, worth[rank] * (m + k))
     run_min = variant.p("melds", "run", "min")
     for suit in SUITS:
         for lo, hi in _lines(variant):
@@ -67,7 +76,8 @@ def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tu
                             cards.append(f"JK(={_code(real, suit)})")
                             missing += 1
                     if present and missing <= jokers:
-                        found[("run",) + tuple(cards)] = ("run", tuple(cards))
+                        value = sum(worth[r] for r in range(start, end + 1))
+                        found[("run",) + tuple(cards)] = ("run", tuple(cards), value)
     return [found[k] for k in sorted(found)]
 
 
@@ -75,37 +85,33 @@ def _needs(cards: tuple[str, ...]) -> Counter:
     return Counter("JK" if c.startswith("JK") else c for c in cards)
 
 
-def _value(kind: str, cards: tuple[str, ...], variant: Variant) -> int:
-    meld = read_meld(tokens_of(cards), variant, kind)
-    return meld_value(meld, variant) if hasattr(meld, "slots") else 0
-
-
-def _openings(melds: list[tuple[str, tuple[str, ...]]], hand: Counter, minimum: int, variant: Variant,
-              limit: int) -> tuple[list[list[tuple[str, tuple[str, ...]]]], bool]:
-    values = [_value(k, c, variant) for k, c in melds]
-    needs = [_needs(c) for _, c in melds]
-    out: list[list[tuple[str, tuple[str, ...]]]] = []
+def _openings(melds: list[tuple[str, tuple[str, ...], int]], hand: Counter, minimum: int, variant: Variant,
+              limit: int) -> tuple[list[list[tuple[str, tuple[str, ...], int]]], bool]:
+    values = [v for _, _, v in melds]
+    needs = [_needs(c) for _, c, _ in melds]
+    sizes = [sum(n.values()) for n in needs]
+    out: list[list[tuple[str, tuple[str, ...], int]]] = []
     explored = 0
     cut = False
 
-    def walk(start: int, left: Counter, chosen: list[int], total: int) -> None:
+    def walk(start: int, left: Counter, held: int, chosen: list[int], total: int) -> None:
         nonlocal explored, cut
         for i in range(start, len(melds)):
             if len(out) >= limit or explored >= MAX_OPENINGS_EXPLORED:
                 cut = True
                 return
             explored += 1
+            if held - sizes[i] < 1:
+                continue  # a card must be left to discard
             if any(left[c] < n for c, n in needs[i].items()):
                 continue
-            if sum(left.values()) - sum(needs[i].values()) < 1:
-                continue  # a card must be left to discard
             value = total + values[i]
             if value >= minimum:
                 out.append([melds[j] for j in chosen + [i]])
             else:
-                walk(i + 1, left - needs[i], chosen + [i], value)
+                walk(i + 1, left - needs[i], held - sizes[i], chosen + [i], value)
 
-    walk(0, hand, [], 0)
+    walk(0, hand, sum(hand.values()), [], 0)
     return out, cut
 
 
@@ -136,13 +142,13 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
     counts = Counter(c.code for c in hand)
     melds = single_melds(hand, variant)
     if pending:
-        melds = [(k, c) for k, c in melds if any(x.startswith("JK") for x in c)]
+        melds = [(k, c, v) for k, c, v in melds if any(x.startswith("JK") for x in c)]
     if player.opened:
-        out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k}]} for k, c in melds)
+        out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k}]} for k, c, _ in melds)
     else:
         minimum = variant.p("opening", "minimum") or 0
         openings, cut = _openings(melds, counts, minimum, variant, DEFAULT_CAP)
-        out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k} for k, c in combo]} for combo in openings)
+        out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k} for k, c, _ in combo]} for combo in openings)
     naturals = sorted({c.code for c in hand if not c.is_joker})
     has_joker = counts["JK"] > 0
     for tm in state.melds:
@@ -188,10 +194,6 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
     return out, cut
 
 
-def _key(action: dict) -> tuple:
-    return (TYPE_ORDER[action["type"]], json.dumps(action, sort_keys=True))
-
-
 def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify_all: bool = False) -> dict[str, Any]:
     """The legal actions of the player to act (and an owed announcement), in canonical order.
 
@@ -201,7 +203,7 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
     unique = {json.dumps(a, sort_keys=True): a for a in found}
-    ordered = sorted(unique.values(), key=_key)
+    ordered = [unique[k] for k in sorted(unique, key=lambda k: (TYPE_ORDER[unique[k]["type"]], k))]
     truncated = cut or len(ordered) > cap
     legal = []
     melds_ok: bool | None = None

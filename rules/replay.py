@@ -19,6 +19,7 @@ step where the record was altered.
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any, Mapping
 
 import rfc8785
@@ -36,8 +37,18 @@ START_KINDS = ("deal", "state", "game", "new_game")
 
 
 def canonical(doc: Any) -> bytes:
-    """RFC 8785 canonical JSON of a position."""
-    return rfc8785.dumps(doc)
+    """RFC 8785 canonical JSON of a position.
+
+    Positions hold only strings, integers, booleans, null, lists and objects.  For those, Python's
+    ``json.dumps`` with sorted keys, no whitespace and no ASCII escaping writes exactly the JCS
+    bytes, except that JCS orders keys by UTF-16 code units where Python orders by code points;
+    the two orders can differ only when a key holds a character at or above U+E000.  So the fast
+    writer is used when no such character occurs, and the ``rfc8785`` library otherwise.  (The
+    referee's positions never hold floats, whose JCS form Python does not write.)"""
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    if text and max(text) >= "\ue000":
+        return rfc8785.dumps(doc)
+    return text.encode("utf-8")
 
 
 def chain(previous: str | None, doc: Any) -> str:
@@ -112,7 +123,7 @@ def replay(variant: Variant, start: Mapping, actions: list, hashes: list | None 
                 "position_before": current, "hash_before": h}
             break
         position = verdict.game if kind == "game" else verdict.state
-        current = _position(kind, position)
+        current = answer["game"] if kind == "game" else answer["state"]
         h = chain(h, current)
         step = {"index": i, "legal": True, "events": answer["events"], "hash": h}
         if answer.get("result") is not None:

@@ -170,3 +170,21 @@ def test_a_whole_game_replays_from_the_seating_draw(client):
     assert body["first_illegal"]["index"] == 1
     assert body["first_illegal"]["position_before"]["hand"]["turn"]["source"] == "stock"
     assert body["first_illegal"]["position_before"]["hand"]["to_act"] == to_act
+
+
+# The fast canonical writer agrees with the rfc8785 library on every document of the kinds a
+# position holds (strings of any characters, integers, booleans, null, lists and objects).
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from rules.replay import canonical  # noqa: E402
+
+_json_docs = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1) | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json_docs)
+def test_canonical_json_is_rfc8785(doc):
+    assert canonical(doc) == rfc8785.dumps(doc)

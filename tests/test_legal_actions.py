@@ -1,0 +1,67 @@
+"""POST /v1/legal-actions and rules.legal: what is listed is exactly what the referee accepts among
+the canonical candidates, in a canonical order, bounded with a flag when cut."""
+from __future__ import annotations
+
+from rules import action_from_dict, adjudicate
+from rules.legal import legal_actions, single_melds
+from tests.helpers import make_state
+
+OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
+                      {"id": "B", "hand": ["2H", "3H", "4H", "AS", "AD", "AC", "KD", "QS", "QH", "10C"], "opened": True}],
+          "melds": [{"id": "m1", "owner": "B", "kind": "run", "cards": ["5C", "6C", "JK(=7C)", "8C"]},
+                    {"id": "m2", "owner": "B", "kind": "set", "cards": ["QD", "QC", "QS"]}],
+          "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "3D", "source": "stock"}}
+
+
+def test_every_listed_action_is_legal_and_the_shortcut_agrees_with_checking_each():
+    variant, state = make_state(OPENED)
+    listing = legal_actions(variant, state)
+    assert listing["actions"] == legal_actions(variant, state, verify_all=True)["actions"]
+    for action in listing["actions"]:
+        assert adjudicate(variant, state, action_from_dict(action)).legal, action
+    kinds = {a["type"] for a in listing["actions"]}
+    assert kinds == {"meld", "build", "discard"}  # 7C is not held, so no joker exchange
+    assert {"type": "build", "meld": "m1", "cards": ["4C"], "end": "low"} in listing["actions"]
+    assert {"type": "meld", "melds": [{"cards": ["9S", "9D", "9C"], "kind": "set"}]} in listing["actions"]
+    assert not listing["truncated"]
+
+
+def test_the_order_is_canonical_and_stable():
+    variant, state = make_state(OPENED)
+    first = legal_actions(variant, state)["actions"]
+    order = ["announce", "draw", "meld", "build", "swap_joker", "discard"]
+    assert [order.index(a["type"]) for a in first] == sorted(order.index(a["type"]) for a in first)
+    assert first == legal_actions(variant, state)["actions"]
+
+
+def test_a_joker_exchange_is_listed_when_the_natural_is_held():
+    setup = {**OPENED, "players": [{**OPENED["players"][0], "hand": OPENED["players"][0]["hand"] + ["7C"]},
+                                   {**OPENED["players"][1], "hand": OPENED["players"][1]["hand"][:-1]}]}
+    variant, state = make_state(setup)
+    actions = legal_actions(variant, state)["actions"]
+    assert {"type": "swap_joker", "meld": "m1", "naturals": ["7C"]} in actions
+
+
+def test_a_player_who_cannot_reach_forty_is_offered_no_meld():
+    setup = {"players": [{"id": "A", "hand": ["2S", "3S", "4S", "9H", "KD", "7C", "5D"]},
+                         {"id": "B", "hand": ["2H", "3H", "4H"]}],
+             "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "5D", "source": "stock"}}
+    variant, state = make_state(setup)
+    assert [k for k, _, _ in single_melds(state.current.hand, variant)] == ["run"]  # 2-3-4 of spades, worth 9
+    assert {a["type"] for a in legal_actions(variant, state)["actions"]} == {"discard"}
+
+
+def test_the_cap_cuts_the_list_and_says_so(client):
+    variant, state = make_state(OPENED)
+    full = legal_actions(variant, state)
+    cut = legal_actions(variant, state, cap=3)
+    assert cut["truncated"] and len(cut["actions"]) <= 3 and cut["actions"] == full["actions"][:len(cut["actions"])]
+
+
+def test_the_route_answers_the_listing(client):
+    dealt = client.post("/v1/deal", json={"variant": "british", "players": ["A", "B", "C"], "seed": 9}).get_json()["state"]
+    body = client.post("/v1/legal-actions", json={"variant": "british", "state": dealt}).get_json()
+    assert body["player"] == dealt["to_act"] and body["phase"] == "draw"
+    assert {"type": "draw", "source": "stock"} in body["actions"]
+    bad = client.post("/v1/legal-actions", json={"variant": "british", "state": {**dealt, "stock": dealt["stock"][1:]}})
+    assert bad.status_code == 422
