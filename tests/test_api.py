@@ -491,3 +491,38 @@ def test_meld_check_too_many_joker_declarations_points_at_them(client):
     response = client.post("/v1/melds/check", json={"variant": "british", "cards": ["5H", "6H", "JK"],
                                                      "declarations": {"jokers": ["7H", "8H"]}})
     assert pointers(problem(response, 422)) == ["/declarations/jokers"]
+
+
+def _full_validator_accepts(component, body):
+    from api import openapi
+    return not list(openapi._validator(component).iter_errors(body))
+
+
+def test_the_fast_validator_agrees_with_the_full_one_on_every_vector_request():
+    from api import openapi
+    from vectors.suite import load_vectors
+    components = {"adjudicate": "AdjudicateRequest", "deal": "DealRequest", "melds/check": "MeldCheckRequest",
+                  "games": "GameStartRequest", "scoresheet": "ScoreSheetRequest"}
+    for v in load_vectors():
+        body = v.data["request"]
+        component = components[v.endpoint]
+        assert openapi.is_valid(component, body) == _full_validator_accepts(component, body), v.id
+        broken = {**body, "unexpected": True}
+        assert not openapi.is_valid(component, broken) and not _full_validator_accepts(component, broken)
+
+
+def test_the_fast_validator_never_accepts_what_the_full_one_refuses():
+    from api import openapi
+    body = json.loads((Path(__file__).resolve().parent.parent / "examples" / "first-turn.json").read_text())
+    variants = [
+        {**body, "action": {"type": "draw", "source": "stock", "count": 2.0}},
+        {**body, "action": {"type": "draw", "source": "pile"}},
+        {**body, "state": {**body["state"], "reshuffles": 1.5}},
+        {**body, "state": {**body["state"], "reshuffles": 1.0}},
+        {**body, "state": {**body["state"], "discard": ["9S", "1S"]}},
+        {**body, "rules": {"opening": {"minimum": "40"}}},
+        {**body, "action": {"type": "turn", "actions": [{"type": "turn", "actions": []}]}},
+    ]
+    for b in variants:
+        if openapi.is_valid("AdjudicateRequest", b):
+            assert _full_validator_accepts("AdjudicateRequest", b), b
