@@ -34,13 +34,17 @@ class Card:
 
     @property
     def code(self) -> str:
-        return JOKER_CODE if self.is_joker else RANK_CODES[self.rank] + self.suit
+        return _CODES.get((self.rank, self.suit)) or (JOKER_CODE if self.is_joker else RANK_CODES[self.rank] + self.suit)
 
     def __str__(self) -> str:  # pragma: no cover - debugging aid
         return self.code
 
 
 JOKER = Card(0, "")
+_CODES = {(rank, suit): code + suit for rank, code in RANK_CODES.items() for suit in SUITS}
+_CODES[(0, "")] = JOKER_CODE
+_PARSED = {code: Card(rank, suit) for (rank, suit), code in _CODES.items() if rank} | {JOKER_CODE: JOKER}
+_PARSED.update({f"{t}{suit}": Card(10, suit) for t in ("T", "0") for suit in SUITS})
 
 
 def parse_rank(text: str) -> int:
@@ -54,6 +58,9 @@ def parse_card(code: str) -> Card:
     """Parse a plain card code (no joker declaration)."""
     if not isinstance(code, str):
         raise CardError("a card code is a string")
+    known = _PARSED.get(code)
+    if known is not None:
+        return known
     if code == JOKER_CODE:
         return JOKER
     if len(code) < 2 or code[-1] not in SUITS:
