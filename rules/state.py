@@ -449,7 +449,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             places = _places(state, code)
             where = f"found in {', '.join(places)}" if places else "found among the melds or released jokers"
             extra = "is not in this variant's pack" if want == 0 else f"appears {have} times but the pack has {want}"
-            problems.append(Problem(places[-1] if places else "", f"card {code} {extra} ({where})"))
+            for place in places or [""]:
+                problems.append(Problem(place, f"card {code} {extra} ({where})"))
 
     # Melds on the table.
     meld_ids = set()
@@ -510,17 +511,16 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
 
 
 def _places(state: State, code: str) -> list[str]:
+    """Every place holding ``code``: a hand (unordered), or the exact position in the stock, the
+    discard pile or a meld."""
     places = []
     for i, p in enumerate(state.players):
         if any(c.code == code for c in p.hand):
             places.append(pointer("players", i, "hand"))
-    if any(c.code == code for c in state.stock):
-        places.append("/stock")
-    if any(c.code == code for c in state.discard):
-        places.append("/discard")
+    places += [pointer("stock", j) for j, c in enumerate(state.stock) if c.code == code]
+    places += [pointer("discard", j) for j, c in enumerate(state.discard) if c.code == code]
     for i, m in enumerate(state.melds):
-        if any(c.code == code for c in m.meld.cards):
-            places.append(pointer("melds", i))
+        places += [pointer("melds", i, "cards", j) for j, c in enumerate(m.meld.cards) if c.code == code]
     if code == JOKER_CODE and state.turn.pending_jokers:
         places.append("/turn/pending_jokers")
     return places

@@ -50,7 +50,7 @@ def _is_legal(v: Vector) -> bool | None:
             return True
         if "/inconsistency/clause" in response:
             return False
-    if v.endpoint == "games":
+    if v.endpoint in ("games", "deal"):  # a 200 answer: the players, stakes and seed were accepted
         return True
     return None
 
