@@ -120,11 +120,14 @@ class ReplayRequest(_Base):
 
     @post_load
     def build(self, data, **_):
+        variant = self._variant(data)  # every house rule, stakes included, is validated here
         rules = dict(data.get("rules") or {})
         stakes = None
         if "game" in data["start"] or "new_game" in data["start"]:
             stakes = rules.pop("stakes", None)  # a game's stakes were agreed when it started
-        return {"variant": load_variant(data["variant"], rules), "start": data["start"], "actions": data["actions"],
+        if stakes is not None:
+            variant = load_variant(data["variant"], rules)
+        return {"variant": variant, "start": data["start"], "actions": data["actions"],
                 "hashes": data.get("hashes"), "start_hash": data.get("start_hash"), "stakes_override": stakes}
 
 

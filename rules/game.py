@@ -348,6 +348,8 @@ def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
                     stakes_override: Mapping | None = None) -> GameVerdict:
     events: list[dict] = []
     try:
+        if stakes_override is not None and not isinstance(stakes_override, Mapping):
+            raise MalformedInput(Problem("/rules/stakes", "stakes are an object of call_up, kalookie, initial, buy_in"))
         if stakes_override is not None and dict(stakes_override) != {k: v for k, v in game.stakes if k in stakes_override}:
             raise Illegal("stakes.agreed_in_advance", "the stakes were agreed when the game started and cannot change")
         if isinstance(action, dict):

@@ -188,3 +188,18 @@ _json_docs = st.recursive(
 @given(_json_docs)
 def test_canonical_json_is_rfc8785(doc):
     assert canonical(doc) == rfc8785.dumps(doc)
+
+
+@pytest.mark.parametrize("stakes", ["casino!", 5, [1], None])
+def test_house_rule_stakes_of_the_wrong_shape_are_422_in_a_game_replay(client, stakes):
+    game = client.post("/v1/games", json={"variant": "british", "players": ["a", "b"], "seed": 1}).get_json()["game"]
+    r = client.post("/v1/replay", json={"variant": "british", "rules": {"stakes": stakes}, "start": {"game": game},
+                                        "actions": [{"type": "draw", "source": "stock"}]})
+    assert r.status_code == 422 and r.get_json()["errors"][0]["pointer"] == "/rules/stakes"
+
+
+def test_changed_stakes_in_a_game_replay_are_an_illegal_step(client):
+    game = client.post("/v1/games", json={"variant": "british", "players": ["a", "b"], "seed": 1}).get_json()["game"]
+    r = client.post("/v1/replay", json={"variant": "british", "rules": {"stakes": {"call_up": 1, "kalookie": 5, "initial": 5, "buy_in": 5}},
+                                        "start": {"game": game}, "actions": [{"type": "draw", "source": "stock"}]})
+    assert r.get_json()["first_illegal"]["violations"][0]["clause"] == "stakes.agreed_in_advance"

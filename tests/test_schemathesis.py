@@ -18,6 +18,7 @@ variant, impossible state, ...) and never the validator disagreeing with the doc
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,9 @@ from api import create_app, openapi
 from rules.errors import MalformedInput
 
 ROOT = Path(__file__).resolve().parent.parent
+# CI runs the same generated examples every time (a fixed seed); set KALOOKI_FUZZ_RANDOM=1 to explore
+# new ones on each run.
+DERANDOMIZE = not os.environ.get("KALOOKI_FUZZ_RANDOM")
 CONFIG = schemathesis.Config.from_path(ROOT / "schemathesis.toml")
 
 REQUEST_COMPONENTS = {
@@ -65,7 +69,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 
 @schema.parametrize()
-@settings(deadline=None, suppress_health_check=list(HealthCheck))
+@settings(deadline=None, suppress_health_check=list(HealthCheck), derandomize=DERANDOMIZE)
 def test_api_conforms_to_openapi(case):
     case.call_and_validate(additional_checks=[positive_bodies_pass_the_service_validator])
 
@@ -137,5 +141,5 @@ def _linked_schema():
 
 APIWorkflow = _linked_schema().as_state_machine()
 TestAPIWorkflow = APIWorkflow.TestCase
-TestAPIWorkflow.settings = settings(max_examples=50, stateful_step_count=6, deadline=None,
+TestAPIWorkflow.settings = settings(max_examples=50, stateful_step_count=6, deadline=None, derandomize=DERANDOMIZE,
                                     suppress_health_check=list(HealthCheck))
