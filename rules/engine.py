@@ -243,7 +243,9 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
     total = sum(meld_value(m, variant) for m in melds)
     if not player.opened:
         minimum = variant.p("opening", "minimum")
-        if total < minimum:
+        kalookie = (variant.p("opening", "kalookie_exempt") and len(state.current.hand) == 1
+                    and not state.turn.pending_jokers)
+        if total < minimum and not kalookie:
             raise Illegal(clause_for(variant, "opening_minimum"),
                           f"the first meld must be worth at least {minimum} in new sets and runs; this is worth {total}")
         state = state.with_player(player.id, opened=True)

@@ -196,6 +196,9 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
         params = deep_merge(_thaw(base.params), data.get("parameters") or {})
         data = {**data, "parameters": params}
         data.setdefault("clauses", list(base.clauses))
+        # the parent's rulings hold unless this file rules on the same point (same id)
+        own = {d["id"] for d in data.get("decisions") or []}
+        data["decisions"] = [d for d in _thaw(base.decisions) if d["id"] not in own] + list(data.get("decisions") or [])
         data["clause_map"] = {**_thaw(base.clause_map), **(data.get("clause_map") or {})}
     _validate_file(data, path.name)
     if data["id"] != variant_id:
