@@ -98,9 +98,10 @@ def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) ->
     ``paid_to_pool`` says otherwise, and the pool is what was paid in unless given; ``hand`` is a
     hand ``setup`` (its players' scores are taken from the game)."""
     variant = load_variant(variant_id, rules)
-    stakes = setup.get("stakes", "casino")
+    stakes = setup.get("stakes")  # a preset name, the four stakes, or the variant's own stakes
     presets = variant.p("stake_presets")
-    stake_values = dict(presets[stakes]) if isinstance(stakes, str) else dict(stakes)
+    stake_values = (dict(variant.p("stakes")) if stakes is None
+                    else dict(presets[stakes]) if isinstance(stakes, str) else dict(stakes))
     players = []
     for p in setup["players"]:
         players.append({"id": p["id"], "score": p.get("score", 0), "payments": p.get("payments", 0),
