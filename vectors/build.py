@@ -100,7 +100,7 @@ def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) ->
     variant = load_variant(variant_id, rules)
     stakes = setup.get("stakes")  # a preset name, the four stakes, or the variant's own stakes
     presets = variant.p("stake_presets")
-    stake_values = (dict(variant.p("stakes")) if stakes is None
+    stake_values = (dict(load_variant(variant_id).p("stakes")) if stakes is None  # as agreed, not a request's override
                     else dict(presets[stakes]) if isinstance(stakes, str) else dict(stakes))
     players = []
     for p in setup["players"]:
