@@ -1,0 +1,62 @@
+"""Every variant present: a hand dealt from a seed over HTTP and played action by action to its
+scoring.  The test reads the variant's parameters (GET /v1/variants/{id}) and computes the result
+itself: each loser's cards at the variant's values (times its kalookie multiplier after a
+kalookie), each loser paying the call-up or kalookie stake; a void hand scores nothing."""
+from __future__ import annotations
+
+import pytest
+
+from api import create_app
+from tests import bot
+
+PLAYERS = ["N", "E", "S", "W"]
+VARIANTS = [v["id"] for v in create_app().test_client().get("/v1/variants").get_json()["variants"]]
+
+
+def card_value(code: str, values: dict) -> int:
+    if code == "JK":
+        return values["joker_in_hand"]
+    rank = code[:-1]
+    if rank == "A":
+        return values["ace"]
+    return values["picture"] if rank in ("K", "Q", "J", "10") else int(rank)
+
+
+def post(client, path, body):
+    r = client.post(path, json=body)
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_hand_of_every_variant_is_played_to_its_scoring(client, variant):
+    params = client.get(f"/v1/variants/{variant}").get_json()["parameters"]
+    state = post(client, "/v1/deal", {"variant": variant, "players": PLAYERS, "seed": f"{variant}-hand"})["state"]
+    built: set = set()
+    for _ in range(3000):
+        if state["phase"] == "ended":
+            break
+        if state["phase"] == "draw":
+            action, built = {"type": "draw", "source": "stock"}, set()
+        else:
+            action = bot.play_phase_action(state, params["opening"]["minimum"], built) or bot.discard_choice(state)
+        verdict = post(client, "/v1/adjudicate", {"variant": variant, "state": state, "action": action})
+        assert verdict["legal"], (action, verdict["violations"])
+        state = verdict["state"]
+        owed = state.get("announcement")
+        if owed and state["phase"] != "ended":
+            state = post(client, "/v1/adjudicate", {"variant": variant, "state": state,
+                                                    "action": {"type": "announce", "count": owed["count"], "player": owed["player"]}})["state"]
+    result = state["result"]
+    assert result is not None, "the hand did not end"
+    if result["how"] == "void":
+        assert not any(result["penalties"].values()) and not any(result["payments"].values())
+        return
+    winner = result["winner"]
+    kalookie = result["how"] == "kalookie"
+    multiplier = params["kalookie"]["penalty_multiplier"] if kalookie else 1
+    stake = params["stakes"]["kalookie" if kalookie else "call_up"]
+    losers = [p for p in state["players"] if p["id"] != winner]
+    assert result["penalties"] == {winner: 0, **{p["id"]: multiplier * sum(card_value(c, params["values"]) for c in p["hand"])
+                                                 for p in losers}}
+    assert result["payments"] == {winner: stake * len(losers), **{p["id"]: -stake for p in losers}}
