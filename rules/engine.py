@@ -13,7 +13,7 @@ from .actions import Action, Announce, Build, Discard, Draw, MeldAction, SwapJok
 from .cards import JOKER, Card
 from .clauses import citation
 from .errors import MalformedInput, Problem, pointer
-from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set,
+from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set, is_identical,
                     meld_value, read_meld, _set_order)
 from .shuffle import shuffled
 from .state import Announcement, HandResult, State, TableMeld, Turn
@@ -375,6 +375,9 @@ def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
 def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     rules = variant.p("melds", "set")
     size = len(meld.slots)
+    if is_identical(meld):
+        raise Illegal("meld.set.griffin_identical_triple",
+                      "a set of identical cards is complete: its joker cannot be exchanged")
     if size >= rules["max"]:
         raise Illegal("joker_reuse.set_single_natural_closes_set",
                       f"a set of {size} cards with a joker is closed: its joker can never be taken")

@@ -170,7 +170,12 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     if len(tokens) < rules["min"] or len(tokens) > rules["max"]:
         return [], Failure(clause, f"a set has {rules['min']} to {rules['max']} cards, not {len(tokens)}")
     if rules["distinct_suits"] and len({c.suit for c in naturals}) < len(naturals):
-        return [], Failure(clause, "a set may not hold two cards of the same suit")
+        identical = len(set(naturals)) == 1 and len(tokens) == 3
+        if not rules["identical_triples"]:
+            return [], Failure(clause, "a set may not hold two cards of the same suit")
+        if not identical:
+            return [], Failure("meld.set.griffin_identical_triple",
+                               "a set repeats no suit unless it is three identical cards (jokers may stand in)")
     for j in jokers:
         if j.suit:
             return [], Failure("joker.set_joker_suit_undeclared",
@@ -180,6 +185,12 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
                                f"a joker declared as {rank_code(j.rank)} cannot stand in a set of {rank_code(rank)}")
     slots = [Slot(c, rank, c.suit) for c in naturals] + [Slot(JOKER, rank, "") for _ in jokers]
     return [Meld("set", tuple(sorted(slots, key=_set_order)))], None
+
+
+def is_identical(meld: "Meld") -> bool:
+    """A set of identical cards (the three-deck game): its naturals repeat a suit."""
+    suits = [s.card.suit for s in meld.slots if not s.is_joker]
+    return meld.kind == "set" and len(set(suits)) < len(suits)
 
 
 def _run_windows(naturals: list[Card], n: int, line: tuple[int, int]) -> list[int]:
@@ -354,6 +365,8 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
             continue
         if t.card.rank != meld.rank:
             return Failure(clause, f"{t.card.code} is not of the set's rank")
+        if is_identical(meld):
+            return Failure("meld.set.griffin_identical_triple", "a set of three identical cards is complete")
         if rules["distinct_suits"] and any(s.card.suit == t.card.suit for s in slots if not s.is_joker):
             return Failure("joker.set_joker_suit_undeclared" if meld.jokers else clause,
                            f"the set already holds a {rank_code(meld.rank)} of that suit")
