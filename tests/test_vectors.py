@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rules import action_from_dict, adjudicate, load_variant, state_from_dict
+from rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
 from rules.errors import RefereeInputError
 from rules.game import adjudicate_game, game_action_from_dict, game_from_dict
 from vectors import build, lint
@@ -75,8 +75,8 @@ def test_vector_files_are_built_from_their_sources():
     assert build.main(["--check"]) == 0
 
 
-HAND_LEVEL_DONE = ["british"]
-GAME_LEVEL_DONE = ["british"]
+HAND_LEVEL_DONE = variant_ids()  # every variant present is covered in full
+GAME_LEVEL_DONE = variant_ids()
 
 
 @pytest.mark.parametrize("variant", HAND_LEVEL_DONE)

@@ -132,11 +132,40 @@ def _canonical_expected(expected: dict) -> dict:
     return out
 
 
+def _inherited(data: dict) -> list[dict]:
+    """The parent's source vectors that hold for this variant too: every clause they cite (and every
+    violation they expect) governs this variant, and they are not excluded by name (each exclusion
+    says why: an expectation that depends on a parameter this variant changes)."""
+    spec = data["inherit"]
+    variant = load_variant(data["variant"])
+    own = set(variant.clauses)
+    excluded = {e["id"]: e["reason"] for e in spec.get("exclude", [])}
+    out = []
+    for path in sorted((SRC / spec["from"]).glob("*.yaml")):
+        parent = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if "inherit" in parent:
+            continue
+        for src in parent["vectors"]:
+            cited = set(src["clauses"]) | set(src.get("expected", {}).get("violations", []))
+            if src["id"] in excluded or not cited <= own:
+                continue
+            suffix = src["id"].split(".", 1)[1]
+            out.append({**src, "id": f"{data['variant']}.{data['topic']}.{suffix.replace('.', '-')}",
+                        "variant": data["variant"],
+                        "description": src["description"] + f" (Inherited from {src['id']}.)"})
+    unknown = set(excluded) - {v["id"] for p in (SRC / spec["from"]).glob("*.yaml")
+                               for v in (yaml.safe_load(p.read_text(encoding="utf-8")).get("vectors") or [])}
+    if unknown:
+        raise BuildError(f"{data['variant']}: exclusions name no vector: {sorted(unknown)}")
+    return out
+
+
 def build_file(path: Path) -> dict:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     variant_id, topic = data["variant"], data["topic"]
     vectors = []
-    for i, src in enumerate(data["vectors"]):
+    sources = _inherited(data) if "inherit" in data else data["vectors"]
+    for i, src in enumerate(sources):
         where = f"{path.name}#{i} ({src.get('id')})"
         endpoint = src.get("endpoint", "adjudicate")
         vid = src.get("variant", variant_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.clauses import registry
+from rules.variant import load_variant
 
 from .suite import Vector
 
@@ -64,9 +65,10 @@ def coverage(vectors: list[Vector], variant: str, level: str | None = None) -> l
     """Coverage of the registry clauses of ``variant`` (optionally only those of one ``level``) by the
     vectors run for that variant."""
     mine = [v for v in vectors if v.variant == variant]
+    governed = set(load_variant(variant).clauses)  # the variant file's clauses (rules/variants/<id>.yaml)
     out = []
     for cid, c in registry().items():
-        if variant not in c["variants"] or (level and c.get("level") != level):
+        if cid not in governed or (level and c.get("level") != level):
             continue
         citing = [v for v in mine if cid in v.data["clauses"]]
         legal = sum(1 for v in citing if _is_legal(v) is True)
