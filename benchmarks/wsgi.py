@@ -3,6 +3,8 @@
 configuration in the same run.  Serve with: gunicorn -c gunicorn.conf.py 'benchmarks.wsgi:app'."""
 from __future__ import annotations
 
+import json
+
 from flask import Response, request
 
 from api import create_app
@@ -12,4 +14,5 @@ app = create_app()
 
 @app.post("/bench/echo")
 def echo():
-    return Response(request.get_data(), mimetype="application/json")
+    """Parse the JSON body and send it back as JSON: the HTTP and JSON work of a request, no rules."""
+    return Response(json.dumps(request.get_json()), mimetype="application/json")
