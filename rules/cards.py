@@ -7,6 +7,7 @@ A card is a small immutable value.  Naturals have a rank (2..14, the ace being 1
 """
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
@@ -32,15 +33,16 @@ class Card:
     def is_joker(self) -> bool:
         return self.rank == 0
 
-    @property
-    def code(self) -> str:
-        return _CODES.get((self.rank, self.suit)) or (JOKER_CODE if self.is_joker else RANK_CODES[self.rank] + self.suit)
+    @functools.cached_property
+    def code(self) -> str:  # computed once per card object (cached in the instance, not a field)
+        return JOKER_CODE if self.is_joker else RANK_CODES[self.rank] + self.suit
 
     def __str__(self) -> str:  # pragma: no cover - debugging aid
         return self.code
 
 
 JOKER = Card(0, "")
+_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 _CODES = {(rank, suit): code + suit for rank, code in RANK_CODES.items() for suit in SUITS}
 _CODES[(0, "")] = JOKER_CODE
 _PARSED = {code: Card(rank, suit) for (rank, suit), code in _CODES.items() if rank} | {JOKER_CODE: JOKER}
@@ -77,7 +79,7 @@ def sort_key(card: Card) -> tuple:
     """Canonical order for unordered collections (hands): jokers last, suits S H D C, rank high first."""
     if card.is_joker:
         return (1, 0, 0)
-    return (0, SUITS.index(card.suit), -card.rank)
+    return (0, _SUIT_ORDER[card.suit], -card.rank)
 
 
 def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
