@@ -301,7 +301,9 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
         return found[0]
     kinds = {m.kind for m in found}
     shown = tuple(m.to_dict() for m in found)
-    if len(kinds) > 1:
+    one_natural_two_jokers = len(tokens) == 3 and sum(1 for t in tokens if t.card.is_joker) == 2
+    if len(kinds) > 1 or one_natural_two_jokers:
+        # a natural with two jokers must be declared as a set or as a run with both jokers' cards
         return Failure("joker.declare_natural_plus_two_jokers",
                        "the cards can be read as a set or as a run: declare the kind (and, for a run, each joker's card)",
                        ambiguous=True, readings=shown)
