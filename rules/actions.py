@@ -30,19 +30,27 @@ class MeldSpec:
 
 
 @dataclass(frozen=True)
-class MeldAction:
-    melds: tuple[MeldSpec, ...]
-    player: str | None = None
-    type = "meld"
-
-
-@dataclass(frozen=True)
 class Build:
     meld: str
     tokens: tuple[Token, ...]
     end: str | None = None
     player: str | None = None
     type = "build"
+
+
+@dataclass(frozen=True)
+class MeldAction:
+    melds: tuple[MeldSpec, ...]
+    player: str | None = None
+    builds: tuple[Build, ...] = ()   # lay-offs made with the melds, in the same action (after them)
+    type = "meld"
+
+
+@dataclass(frozen=True)
+class Pass:
+    """The dealer declines the upcard option."""
+    player: str | None = None
+    type = "pass"
 
 
 @dataclass(frozen=True)
@@ -75,15 +83,16 @@ class TurnAction:
     type = "turn"
 
 
-Action = Union[Draw, MeldAction, Build, SwapJoker, Discard, Announce, TurnAction]
+Action = Union[Draw, MeldAction, Build, SwapJoker, Discard, Announce, Pass, TurnAction]
 
 _FIELDS = {
     "draw": ({"source"}, {"card"}),
-    "meld": ({"melds"}, set()),
+    "meld": ({"melds"}, {"builds"}),
     "build": ({"meld", "cards"}, {"end"}),
     "swap_joker": ({"meld", "naturals"}, {"place"}),
     "discard": ({"card"}, set()),
     "announce": ({"count"}, set()),
+    "pass": (set(), set()),
     "turn": ({"actions"}, set()),
 }
 
@@ -171,7 +180,18 @@ class _Parser:
                 if mid is not None and (not isinstance(mid, str) or not mid or len(mid) > 64):
                     self.bad(mp + ("id",), "expected a meld id string")
                 specs.append(MeldSpec(self.tokens(m["cards"], mp + ("cards",)), kind_, mid))
-            return MeldAction(tuple(specs), who)
+            builds = []
+            raw_builds = data.get("builds")
+            if raw_builds is not None:
+                if not isinstance(raw_builds, list) or len(raw_builds) > MAX_MELDS:
+                    self.bad(path + ("builds",), f"expected a list of at most {MAX_MELDS} builds")
+                else:
+                    for i, b in enumerate(raw_builds):
+                        built = self.action({**b, "type": "build"} if isinstance(b, Mapping) and "type" not in b else b,
+                                            path + ("builds", i), nested=True, allowed=("build",))
+                        if built is not None:
+                            builds.append(built)
+            return MeldAction(tuple(specs), who, tuple(builds))
         if kind == "build":
             end = data.get("end")
             if end is not None and end not in ("low", "high"):
@@ -197,6 +217,8 @@ class _Parser:
         if kind == "discard":
             card = self.card(data["card"], path + ("card",))
             return Discard(card, who) if card else None
+        if kind == "pass":
+            return Pass(who)
         if kind == "announce":
             count = data["count"]
             if isinstance(count, bool) or not isinstance(count, (int, float)) or count != int(count) or not 0 <= count <= 100:

@@ -9,7 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from .actions import Action, Announce, Build, Discard, Draw, MeldAction, SwapJoker, TurnAction
+from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
 from .cards import JOKER, Card
 from .clauses import citation
 from .errors import MalformedInput, Problem, pointer
@@ -26,6 +26,9 @@ DEFAULT_CLAUSES = {
     "run_total_limit": "build.run_max_two_total_per_turn",
     "run_joker_interior": "joker_reuse.run_interior_only",
     "elimination_limit": "elimination.over_150",
+    "first_draw": "turn.draw_meld_discard",
+    "set_exchange_open": "joker_reuse.set_single_natural_north_american",
+    "set_exchange_full": "joker_reuse.set_single_natural_north_american",
 }
 
 
@@ -96,7 +99,7 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
         try:
             current = _apply(variant, current, step, events, pointer("actions", i) if isinstance(action, TurnAction) else "")
         except Illegal as exc:
-            v = replace(exc.violation, documents=variant.documents)
+            v = replace(exc.violation, clause=variant.cite(exc.violation.clause), documents=variant.documents)
             if isinstance(action, TurnAction):
                 v = replace(v, step=i)
             return Verdict(False, (v,), state, ())
@@ -130,10 +133,16 @@ def _apply(variant: Variant, state: State, action: Action, events: list[dict], a
     if state.turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
         raise Illegal("joker_reuse.released_joker_used_at_once",
                       "the released joker must be placed in a new meld or a build before anything else")
+    if isinstance(action, Pass):
+        return _pass(variant, state, actor, events)
     if isinstance(action, Draw):
         return _draw(variant, state, action, events)
     if state.phase != "play":
-        raise Illegal("turn.draw_meld_discard", "a turn starts with drawing a card")
+        clause = clause_for(variant, "first_draw") if state.first_play and not state.discard else "turn.draw_meld_discard"
+        raise Illegal(clause, "a turn starts with drawing a card")
+    if state.dealer_option and not isinstance(action, Discard):
+        raise Illegal("draw.dealer_upcard_option",
+                      "the dealer's option is only an exchange: having taken the upcard, the dealer discards")
     if isinstance(action, MeldAction):
         return _meld(variant, state, action, events, at)
     if isinstance(action, Build):
@@ -169,6 +178,9 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
     Returns the new state and how many released jokers were used."""
     jokers = sum(1 for t in tokens if t.card.is_joker)
     from_pending = min(jokers, state.turn.pending_jokers)
+    if from_pending and what == "build" and variant.p("joker_reuse", "released_into") == "new_meld":
+        raise Illegal("joker_reuse.released_joker_used_at_once",
+                      "a released joker must go into a new meld of the player's, not onto a meld on the table")
     needed = [t.card for t in tokens if not t.card.is_joker] + [JOKER] * (jokers - from_pending)
     hand = _take(state.current.hand, needed, what)
     if state.turn.pending_jokers and not from_pending:
@@ -191,41 +203,108 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> S
         state = replace(state.with_player(silent, barred=True), announcement=None)
         events.append({"type": "announcement_missed", "player": silent})
     player = state.current
-    must_open = False
+    must_open, must_use = False, None
     if action.source == "stock":
+        if state.dealer_option:
+            raise Illegal("draw.dealer_upcard_option",
+                          "before the first turn the dealer may only take the upcard in exchange for a card, or pass")
         if action.card is not None and action.card != state.stock[0]:
             raise Illegal("draw.only_top_card", f"only the top card of the stock may be drawn, not {action.card.code}")
         card, state = state.stock[0], replace(state, stock=state.stock[1:])
     else:
         if not state.discard:
-            raise Illegal("draw.only_top_card", "the discard pile is empty")
+            raise Illegal(clause_for(variant, "first_draw") if state.first_play else "draw.only_top_card",
+                          "the discard pile is empty: draw from the stock")
         top = state.discard[0]
         if action.card is not None and action.card != top:
             raise Illegal("draw.only_top_card",
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
-        if not player.opened:
+        taken = variant.p("draw", "taken_discard")
+        if state.dealer_option:
+            pass  # the dealer's exchange: no obligation comes with it
+        elif not player.opened:
             free = state.first_play and variant.p("draw", "first_play_free_upcard")
             must_open = not free
-            if must_open and not _opening_possible(variant, player.hand + (top,)):
+            in_opening = variant.p("draw", "discard_before_opening") == "in_opening" or taken != "keep"
+            if must_open and not _opening_possible(variant, player.hand + (top,), top if in_opening else None):
                 raise Illegal("draw.discard_only_with_initial_meld",
                               f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
-                              "the discard may be taken before opening only to open in the same turn")
+                              "the discard may be taken before opening only to open in the same turn"
+                              + (" with that card" if in_opening else ""))
+            must_use = top if must_open and in_opening else None
+        elif taken != "keep":
+            if not _use_possible(variant, state, top):
+                raise Illegal("draw.discard_only_with_initial_meld",
+                              f"{top.code} cannot be melded at once from {player.id}'s hand: "
+                              "the discard may be taken only to meld it in the same turn")
+            must_use = top
         card, state = top, replace(state, discard=state.discard[1:])
     state = state.with_player(player.id, hand=player.hand + (card,))
     events.append({"type": "drew", "player": player.id, "source": action.source,
                    **({"card": card.code} if action.source == "discard" else {})})
-    return replace(state, phase="play", turn=Turn(drawn=card, source=action.source, must_open=must_open))
+    return replace(state, phase="play", turn=Turn(drawn=card, source=action.source, must_open=must_open,
+                                                   must_use=must_use))
 
 
-def _opening_possible(variant: Variant, hand: tuple) -> bool:
+def _pass(variant: Variant, state: State, actor: str, events: list[dict]) -> State:
+    if not state.dealer_option or state.phase != "draw":
+        raise Illegal("draw.dealer_upcard_option" if variant.p("draw", "dealer_upcard_option") else "turn.draw_meld_discard",
+                      "only the dealer, before the first turn, may pass (declining the upcard)")
+    events.append({"type": "passed", "player": actor})
+    return replace(state, dealer_option=False, to_act=state.left_of(state.dealer))
+
+
+def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None = None) -> bool:
     """Whether some combination of new melds from ``hand`` reaches the opening minimum and leaves a
-    card to discard (the bounded search of ``rules.legal``)."""
-    from collections import Counter
-
-    from .legal import _openings, single_melds
+    card to discard (the bounded search of ``rules.legal``); with ``must_include``, one whose melds
+    use that card."""
+    from .legal import _needs, _openings, single_melds
     minimum = variant.p("opening", "minimum") or 0
-    found, _ = _openings(single_melds(hand, variant), Counter(c.code for c in hand), minimum, variant, 1)
-    return bool(found)
+    counts = Counter(c.code for c in hand)
+    melds = single_melds(hand, variant)
+    if must_include is None:
+        found, _ = _openings(melds, counts, minimum, variant, 1)
+        return bool(found)
+    for kind, cards, value in melds:
+        need = _needs(cards)
+        if must_include.code not in need or any(counts[c] < n for c, n in need.items()):
+            continue
+        rest = counts - need
+        if sum(rest.values()) < 1:
+            continue
+        if value >= minimum:
+            return True
+        rest_hand = tuple(c for c in _take(hand, [JOKER if c == "JK" else _card(c) for c in need.elements()], "search"))
+        found, _ = _openings(single_melds(rest_hand, variant), rest, minimum - value, variant, 1)
+        if found:
+            return True
+    return False
+
+
+def _card(code: str) -> Card:
+    from .cards import parse_card
+    return parse_card(code)
+
+
+def _use_possible(variant: Variant, state: State, card: Card) -> bool:
+    """Whether ``card`` taken from the discard pile can go into a new meld with the hand, leaving a
+    card to discard (or, where the variant allows it, onto a meld on the table)."""
+    from .legal import _needs, single_melds
+    hand = state.current.hand + (card,)
+    counts = Counter(c.code for c in hand)
+    for kind, cards, value in single_melds(hand, variant):
+        need = _needs(cards)
+        if card.code in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(cards) >= 1:
+            return True
+    if variant.p("draw", "taken_discard") == "meld_or_build" and len(hand) >= 2:
+        token = Token(card)
+        for tm in state.melds:
+            if tm.meld.kind == "set":
+                if isinstance(extend_set(tm.meld, [token], variant), Meld):
+                    return True
+            elif any(isinstance(extend_run(tm.meld, [token], end, variant), Meld) for end in ("low", "high")):
+                return True
+    return False
 
 
 # -- meld ---------------------------------------------------------------------------------------
@@ -241,16 +320,14 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
     tokens = [t for spec in action.melds for t in spec.tokens]
     state, _ = _use_cards(variant, state, tokens, "meld")
     total = sum(meld_value(m, variant) for m in melds)
-    if not player.opened:
-        minimum = variant.p("opening", "minimum")
-        kalookie = (variant.p("opening", "kalookie_exempt") and len(state.current.hand) == 1
-                    and not state.turn.pending_jokers)
-        if total < minimum and not kalookie:
-            raise Illegal(clause_for(variant, "opening_minimum"),
-                          f"the first meld must be worth at least {minimum} in new sets and runs; this is worth {total}")
+    must = state.turn.must_use
+    if must is not None and any(t.card == must for t in tokens):
+        state = replace(state, turn=replace(state.turn, must_use=None))
+    opening = not player.opened
+    if opening:
         state = state.with_player(player.id, opened=True)
         state = replace(state, turn=replace(state.turn, opened_this_turn=True))
-        events.append({"type": "opened", "player": player.id, "points": total})
+    opened_at = len(events)
     taken = {m.id for m in state.melds}
     for i, (spec, meld) in enumerate(zip(action.melds, melds)):
         mid = spec.id or state.new_meld_id()
@@ -260,6 +337,24 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
         state = state.with_meld(TableMeld(mid, player.id, meld))
         events.append({"type": "melded", "player": player.id, "meld": mid, "kind": meld.kind,
                        "cards": meld.codes, "points": meld_value(meld, variant)})
+    laid_off = 0
+    for i, build in enumerate(action.builds):
+        before = _table_meld(state, build.meld, at + pointer("builds", i))
+        state = _build(variant, state, build, events, at + pointer("builds", i))
+        laid_off += meld_value(state.meld(build.meld).meld, variant) - meld_value(before.meld, variant)
+    if opening:
+        counted = total + (laid_off if variant.p("opening", "counts_builds") else 0)
+        minimum = variant.p("opening", "minimum")
+        kalookie = (variant.p("opening", "kalookie_exempt") and len(state.current.hand) == 1
+                    and not state.turn.pending_jokers)
+        if counted < minimum and not kalookie:
+            what = "new melds and lay-offs" if variant.p("opening", "counts_builds") else "new sets and runs"
+            raise Illegal(clause_for(variant, "opening_minimum"),
+                          f"the first meld must be worth at least {minimum} in {what}; this is worth {counted}")
+        if state.turn.must_use is not None:
+            raise Illegal("draw.discard_only_with_initial_meld",
+                          f"the discard taken ({state.turn.must_use.code}) must be part of the opening")
+        events.insert(opened_at, {"type": "opened", "player": player.id, "points": counted})
     return state
 
 
@@ -310,6 +405,12 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
         new = extend_set(meld, action.tokens, variant)
         if isinstance(new, Failure):
             raise Illegal.of(new)
+    must = state.turn.must_use
+    if must is not None and any(t.card == must for t in action.tokens):
+        if variant.p("draw", "taken_discard") == "new_meld":
+            raise Illegal("draw.uk_discard_not_as_goer",
+                          f"the discard taken ({must.code}) must go into a new meld of the player's, not onto a meld on the table")
+        state = replace(state, turn=replace(state.turn, must_use=None))
     state, _ = _use_cards(variant, state, action.tokens, "build")
     if end is not None:
         state = replace(state, turn=state.turn.with_build(target.id, end, len(action.tokens)))
@@ -375,9 +476,14 @@ def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
 def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     rules = variant.p("melds", "set")
     size = len(meld.slots)
+    if meld.rank == 0:
+        raise Illegal("meld.set.scarne_all_joker_set",
+                      "a set of jokers alone stands for no rank: no natural card can take a joker's place")
     if is_identical(meld):
         raise Illegal("meld.set.griffin_identical_triple",
                       "a set of identical cards is complete: its joker cannot be exchanged")
+    if variant.p("joker_reuse", "set_exchange") == "one_natural":
+        return _swap_set_one(variant, meld, naturals)
     if size >= rules["max"]:
         raise Illegal("joker_reuse.set_single_natural_closes_set",
                       f"a set of {size} cards with a joker is closed: its joker can never be taken")
@@ -398,6 +504,23 @@ def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     return Meld("set", tuple(sorted(slots, key=_set_order)))
 
 
+def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
+    """One natural of the set's rank, of a suit the set lacks, takes a joker's place."""
+    size = len(meld.slots)
+    clause = clause_for(variant, "set_exchange_full" if size >= variant.p("melds", "set", "max") else "set_exchange_open")
+    if len(naturals) != 1:
+        raise Illegal(clause, f"a set's joker is exchanged for exactly one natural card; {len(naturals)} offered")
+    natural = naturals[0]
+    if natural.rank != meld.rank:
+        raise Illegal(clause, f"{natural.code} is not of the set's rank")
+    held = [s.card.suit for s in meld.slots if not s.is_joker]
+    if variant.p("melds", "set", "distinct_suits") and natural.suit in held:
+        raise Illegal(clause, f"the set already holds the suit of {natural.code}: only a missing suit takes the joker")
+    slots = [s for s in meld.slots if not s.is_joker] + [Slot(natural, meld.rank, natural.suit)]
+    slots += [Slot(JOKER, meld.rank, "")] * (meld.jokers - 1)
+    return Meld("set", tuple(sorted(slots, key=_set_order)))
+
+
 # -- discard and the end of a turn --------------------------------------------------------------
 
 def _discard(variant: Variant, state: State, action: Discard, events: list[dict]) -> State:
@@ -406,6 +529,9 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
     if state.turn.must_open and not player.opened:
         raise Illegal("draw.discard_only_with_initial_meld",
                       "a player who took the discard before opening must lay their opening in the same turn")
+    if state.turn.must_use is not None:
+        raise Illegal("draw.discard_only_with_initial_meld",
+                      f"the discard taken ({state.turn.must_use.code}) must be melded before the turn ends")
     events.append({"type": "discarded", "player": player.id, "card": action.card.code})
     state = replace(state.with_player(player.id, hand=hand), discard=(action.card,) + state.discard)
     if not hand:
@@ -428,29 +554,47 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
             zero = tuple((p.id, 0) for p in state.players)
             result = HandResult("void", None, zero, zero, tuple((p.id, p.score) for p in state.players))
             return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
-    return replace(state, to_act=state.left_of(player.id), phase="draw", turn=Turn(), first_play=False)
+    # the dealer's exchange of the upcard comes before the first play, which is still to come
+    return replace(state, to_act=state.left_of(player.id), phase="draw", turn=Turn(),
+                   first_play=state.dealer_option, dealer_option=False)
 
 
 def _hand_won(variant: Variant, state: State, winner: str, events: list[dict]) -> State:
+    """Settle a won hand under the variant's scoring model.  Every loser pays the call-up (or
+    kalookie) stake plus any per-card payment; under ``penalty`` the losers' cards are added to their
+    running totals, under ``winner_collects`` the winner is credited with them."""
     kalookie = state.turn.opened_this_turn
+    model = variant.p("scoring", "model")
     multiplier = variant.p("kalookie", "penalty_multiplier") if kalookie else 1
+    pay_multiplier = variant.p("kalookie", "payment_multiplier") if kalookie else 1
     stake = variant.p("stakes", "kalookie" if kalookie else "call_up")
-    losers = [p for p in state.players if p.id != winner]
+    per_card, per_joker = variant.p("scoring", "per_card"), variant.p("scoring", "per_joker")
+    held: dict[str, int] = {}
+    owed: dict[str, int] = {}
+    for p in state.players:
+        if p.id != winner:
+            held[p.id] = sum(card_penalty(c, variant) for c in p.hand)
+            jokers = sum(1 for c in p.hand if c.is_joker)
+            owed[p.id] = stake + ((len(p.hand) - jokers) * per_card + jokers * per_joker) * pay_multiplier
+    credit = sum(held.values())
     penalties, payments, scores = [], [], []
     for p in state.players:
         if p.id == winner:
+            gained = credit if model == "winner_collects" else 0
             penalties.append((p.id, 0))
-            payments.append((p.id, stake * len(losers)))
-            scores.append((p.id, p.score))
+            payments.append((p.id, sum(owed.values())))
+            scores.append((p.id, p.score + gained))
+            state = state.with_player(p.id, score=p.score + gained)
             continue
-        points = sum(card_penalty(c, variant) for c in p.hand) * multiplier
+        points = held[p.id] * multiplier if model == "penalty" else 0
         penalties.append((p.id, points))
-        payments.append((p.id, -stake))
+        payments.append((p.id, -owed[p.id]))
         scores.append((p.id, p.score + points))
         state = state.with_player(p.id, score=p.score + points)
     how = "kalookie" if kalookie else "call_up"
     events.append({"type": how, "player": winner})
-    result = HandResult(how, winner, tuple(penalties), tuple(payments), tuple(scores))
+    credits = tuple((p.id, credit if p.id == winner else 0) for p in state.players) if model == "winner_collects" else None
+    result = HandResult(how, winner, tuple(penalties), tuple(payments), tuple(scores), credits)
     return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
 
 

@@ -150,7 +150,8 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
         problems.append(Problem("/players", "player ids must be unique"))
     lo, hi = variant.p("players", "min"), variant.p("players", "max")
     if not lo <= len(players) <= hi:
-        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi}"))
+        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
+                                            f"({variant.cite('players.count.two_to_five')})"))
     if problems:
         raise MalformedInput(problems)
     agreed = resolve_stakes(variant, stakes)
@@ -283,9 +284,9 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
         if p.paid_to_pool < initial:
             problems.append(Problem(pointer("players", i, "paid_to_pool"),
                                     f"{p.id} has not paid the initial stake of {initial} (stakes.initial_stake_to_pool)"))
-        if p.buy_ins > variant.p("game", "buy_ins_max"):
+        if not _buy_in_left(variant, p.buy_ins - 1):
             problems.append(Problem(pointer("players", i, "buy_ins"), "more buy-ins than the variant allows"))
-        if not p.out and p.score > limit and not (game.phase == "buy_in" and p.id in game.buy_in_queue):
+        if limit is not None and not p.out and p.score > limit and not (game.phase == "buy_in" and p.id in game.buy_in_queue):
             problems.append(Problem(pointer("players", i, "score"), f"{p.id} is over {limit} but still in the game"))
     if game.phase == "hand":
         if game.hand is None:
@@ -399,11 +400,13 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[d
                    pool=game.pool, buy_ins={}, eliminated=[])
         return replace(game, phase="between", sheet=game.sheet + (row,))
     penalties, payments = dict(result.penalties), dict(result.payments)
+    credits = dict(result.credits or ())
     for p in game.active:
-        game = game.with_player(p.id, score=p.score + penalties.get(p.id, 0),
+        game = game.with_player(p.id, score=p.score + penalties.get(p.id, 0) + credits.get(p.id, 0),
                                 payments=p.payments + payments.get(p.id, 0))
-    over = [p for p in game.active if p.score > limit]
-    survivors = [p for p in game.active if p.score <= limit]
+    # a game without a limit (limit: null) eliminates no one: scores only accumulate
+    over = [p for p in game.active if limit is not None and p.score > limit]
+    survivors = [p for p in game.active if limit is None or p.score <= limit]
     eliminated: list[str] = []
     queue: list[str] = []
     if over:
@@ -413,7 +416,7 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[d
             p = game.player(pid)
             if p.out or p.score <= limit:
                 continue
-            if allowed and p.buy_ins < variant.p("game", "buy_ins_max"):
+            if allowed and _buy_in_left(variant, p.buy_ins):
                 queue.append(pid)
             else:
                 game = game.with_player(pid, out=True)
@@ -427,6 +430,12 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[d
         return replace(game, phase="buy_in", buy_in_queue=tuple(queue),
                        buy_in_score=max(p.score for p in survivors))
     return _after_decisions(variant, game, events)
+
+
+def _buy_in_left(variant: Variant, used: int) -> bool:
+    """Whether a player who has bought in ``used`` times may buy in again (``buy_ins_max`` null: always)."""
+    most = variant.p("game", "buy_ins_max")
+    return most is None or used < most
 
 
 def _clockwise_from_left_of(game: Game, pid: str) -> list[str]:
@@ -471,11 +480,13 @@ def _game_action(variant: Variant, game: Game, action: dict, events: list[dict])
         raise MalformedInput(Problem("/player", f"{player!r} is not a player in the game"))
     if game.phase == "over":
         raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won, no buy-ins")
+    if variant.p("game", "limit") is None:
+        raise Illegal("buyin.none_north_america", "this game has no elimination, no pool and no buying in")
     if game.phase != "buy_in" or player not in game.buy_in_queue:
         p = game.player(player)
         if p.score <= variant.p("game", "limit") and not p.out:
             raise Illegal(clause_for(variant, "elimination_limit"), f"{player} is within the limit and has nothing to buy back")
-        if p.buy_ins >= variant.p("game", "buy_ins_max"):
+        if not _buy_in_left(variant, p.buy_ins):
             raise Illegal("buyin.max_two_per_game", f"{player} has used every buy-in allowed")
         raise Illegal("buyin.needs_two_survivors", f"no buy-in is on offer to {player} now")
     if game.buy_in_queue[0] != player:

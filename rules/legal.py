@@ -61,6 +61,9 @@ def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tu
                 for subset in combinations(suits, m):
                     cards = tuple(_code(rank, s) for s in subset) + (f"JK(={rank_code(rank)})",) * k
                     found[("set",) + cards] = ("set", cards, worth[rank] * (m + k))
+    if set_rules["all_jokers"]:
+        for k in range(set_rules["min"], min(jokers, set_rules["max"]) + 1):
+            found[("set",) + ("JK",) * k] = ("set", ("JK",) * k, variant.p("values", "joker_set_each") * k)
     run_min = variant.p("melds", "run", "min")
     for suit in SUITS:
         for lo, hi in _lines(variant):

@@ -63,6 +63,8 @@ class Slot:
     def code(self) -> str:
         if not self.card.is_joker:
             return self.card.code
+        if not self.rank:  # a joker of a set made only of jokers stands for no rank
+            return "JK"
         return f"JK(={rank_code(self.rank)}{self.suit})"
 
     @property
@@ -118,6 +120,8 @@ class Failure:
 
 def slot_value(slot: Slot, variant: Variant) -> int:
     rank = slot.rank
+    if rank == 0:
+        return variant.p("values", "joker_set_each")
     if rank == 1:
         return variant.p("values", "low_ace_in_meld")
     if rank == 14:
@@ -162,6 +166,11 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     jokers = [t for t in tokens if t.card.is_joker]
     clause = "meld.set.three_or_four_distinct_suits"
     if not naturals:
+        if rules["all_jokers"] and rules["min"] <= len(tokens) <= rules["max"] and not any(j.rank for j in jokers):
+            return [Meld("set", tuple(Slot(JOKER, 0, "") for _ in jokers))], None
+        if rules["all_jokers"]:
+            return [], Failure("meld.set.scarne_all_joker_set",
+                               f"a set of jokers alone has {rules['min']} to {rules['max']} undeclared jokers")
         return [], Failure("joker.wild_for_any_card", "a set needs at least one natural card to fix its rank")
     ranks = {c.rank for c in naturals}
     if len(ranks) > 1:
@@ -359,6 +368,8 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
     if len(meld.slots) + len(tokens) > rules["max"]:
         return Failure(clause, f"a set holds at most {rules['max']} cards")
     slots = list(meld.slots)
+    if meld.rank == 0 and any(not t.card.is_joker or t.rank for t in tokens):
+        return Failure("meld.set.scarne_all_joker_set", "a set made of jokers alone takes only more jokers")
     for t in tokens:
         if t.card.is_joker:
             if t.suit or (t.rank and t.rank != meld.rank):

@@ -52,3 +52,8 @@ def shuffled(items: Sequence[T], seed: str, purpose: str) -> list[T]:
         j = x % bound
         out[i], out[j] = out[j], out[i]
     return out
+
+
+def seeded_number(seed: str, purpose: str) -> int:
+    """The first 64-bit number of the seed's stream for ``purpose`` (e.g. where the pack is cut)."""
+    return next(_stream(seed, purpose))

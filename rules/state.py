@@ -54,6 +54,7 @@ class Turn:
     opened_this_turn: bool = False   # the opening was laid in this turn (a kalookie if they go out)
     pending_jokers: int = 0          # jokers released and not yet placed
     builds: tuple[tuple[str, int, int], ...] = ()   # (run meld id, cards added low, cards added high)
+    must_use: Card | None = None     # a taken discard that must still be melded this turn
 
     def built(self, meld_id: str) -> tuple[int, int]:
         for mid, low, high in self.builds:
@@ -75,7 +76,9 @@ class Turn:
         return {"drawn": self.drawn.code if self.drawn else None, "source": self.source,
                 "must_open": self.must_open, "opened_this_turn": self.opened_this_turn,
                 "pending_jokers": self.pending_jokers,
-                "builds": {mid: {"low": low, "high": high} for mid, low, high in self.builds}}
+                "builds": {mid: {"low": low, "high": high} for mid, low, high in self.builds},
+                # emitted only while owed, so states of variants without the rule read as before
+                **({"must_use": self.must_use.code} if self.must_use else {})}
 
 
 @dataclass(frozen=True)
@@ -93,11 +96,15 @@ class HandResult:
     winner: str | None
     penalties: tuple[tuple[str, int], ...]     # per player, seating order
     payments: tuple[tuple[str, int], ...]
-    scores: tuple[tuple[str, int], ...]        # cumulative penalty after the hand
+    scores: tuple[tuple[str, int], ...]        # cumulative score after the hand
+    credits: tuple[tuple[str, int], ...] | None = None   # points credited to the winner (winner_collects)
 
     def to_dict(self) -> dict:
-        return {"how": self.how, "winner": self.winner, "penalties": dict(self.penalties),
-                "payments": dict(self.payments), "scores": dict(self.scores)}
+        out = {"how": self.how, "winner": self.winner, "penalties": dict(self.penalties),
+               "payments": dict(self.payments), "scores": dict(self.scores)}
+        if self.credits is not None:
+            out["credits"] = dict(self.credits)
+        return out
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,7 @@ class State:
     reshuffles: int = 0
     seed: str = ""
     result: HandResult | None = None
+    dealer_option: bool = False      # the dealer may still exchange a card for the upcard (or pass)
 
     # -- lookups -----------------------------------------------------------------------------
     def index(self, player_id: str) -> int:
@@ -175,6 +183,7 @@ class State:
             "reshuffles": self.reshuffles,
             "seed": self.seed,
             "result": self.result.to_dict() if self.result else None,
+            **({"dealer_option": True} if self.dealer_option else {}),
         }
 
     def card_counts(self) -> Counter:
@@ -195,11 +204,11 @@ class State:
 # ------------------------------------------------------------------------------------------
 
 STATE_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "stock", "discard", "melds", "turn",
-              "announcement", "reshuffles", "seed", "result"}
+              "announcement", "reshuffles", "seed", "result", "dealer_option"}
 REQUIRED_STATE_KEYS = {"players", "dealer", "to_act", "phase", "stock", "discard"}
 PLAYER_KEYS = {"id", "hand", "opened", "score", "barred"}
 MELD_KEYS = {"id", "owner", "kind", "cards"}
-TURN_KEYS = {"drawn", "source", "must_open", "opened_this_turn", "pending_jokers", "builds"}
+TURN_KEYS = {"drawn", "source", "must_open", "opened_this_turn", "pending_jokers", "builds", "must_use"}
 
 
 class _Reader:
@@ -359,10 +368,11 @@ def state_from_dict(data: Any, variant: Variant) -> State:
         seed = ""
     result = _read_result(r, d.get("result"))
     first_play = r.boolean(d.get("first_play"), ("first_play",))
+    dealer_option = r.boolean(d.get("dealer_option"), ("dealer_option",))
     if r.problems:
         raise MalformedInput(r.problems)
     state = State(tuple(players), dealer, to_act, phase, stock, discard, tuple(melds), first_play, turn,
-                  announcement, reshuffles, seed, result)
+                  announcement, reshuffles, seed, result, dealer_option)
     problems = impossible + check_state(state, variant)
     if problems:
         raise ImpossibleState(problems)
@@ -387,16 +397,17 @@ def _read_turn(r: _Reader, raw: Any) -> Turn:
             c = r.obj(counts, ("turn", "builds", mid), {"low", "high"})
             builds.append((mid, r.integer(c.get("low"), ("turn", "builds", mid, "low"), maximum=20),
                            r.integer(c.get("high"), ("turn", "builds", mid, "high"), maximum=20)))
+    must_use = r.card(t["must_use"], ("turn", "must_use")) if t.get("must_use") is not None else None
     return Turn(drawn, source, r.boolean(t.get("must_open"), ("turn", "must_open")),
                 r.boolean(t.get("opened_this_turn"), ("turn", "opened_this_turn")),
                 r.integer(t.get("pending_jokers"), ("turn", "pending_jokers"), maximum=12),
-                tuple(sorted(builds)))
+                tuple(sorted(builds)), must_use)
 
 
 def _read_result(r: _Reader, raw: Any) -> HandResult | None:
     if raw is None:
         return None
-    d = r.obj(raw, ("result",), {"how", "winner", "penalties", "payments", "scores"},
+    d = r.obj(raw, ("result",), {"how", "winner", "penalties", "payments", "scores", "credits"},
               {"how", "winner", "penalties", "payments", "scores"})
     if not d:
         return None
@@ -407,8 +418,11 @@ def _read_result(r: _Reader, raw: Any) -> HandResult | None:
     if winner is not None and not isinstance(winner, str):
         r.bad(("result", "winner"), "expected a player id or null")
     tables = []
-    for key in ("penalties", "payments", "scores"):
+    for key in ("penalties", "payments", "scores", "credits"):
         table = d.get(key)
+        if key == "credits" and table is None:
+            tables.append(None)
+            continue
         if not isinstance(table, Mapping) or len(table) > 12:
             r.bad(("result", key), "expected an object of player id to integer")
             tables.append(())
@@ -427,7 +441,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     ids = [p.id for p in state.players]
     lo, hi = variant.p("players", "min"), variant.p("players", "max")
     if not lo <= len(ids) <= hi:
-        bad(f"{len(ids)} players; this variant is for {lo} to {hi} (players.count.two_to_five)", "players")
+        bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite('players.count.two_to_five')})", "players")
     seen = set()
     for i, pid in enumerate(ids):
         if pid in seen:
@@ -472,6 +486,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("in the play phase the turn record names the card drawn and its source", "turn")
         if t.must_open and t.source != "discard":
             bad("must_open is only owed after taking the discard", "turn", "must_open")
+        if t.must_use is not None and t.source != "discard":
+            bad("must_use is only owed after taking the discard", "turn", "must_use")
         if t.opened_this_turn and state.to_act in seen and not state.current.opened:
             bad("opened_this_turn is set but the player to act has not opened", "turn", "opened_this_turn")
     for mid, low, high in t.builds:
@@ -491,7 +507,12 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("the stock is empty at the start of a turn: it should have been reshuffled or the hand voided", "stock")
     if state.discard == () and state.phase == "draw" and state.first_play and variant.p("deal", "upcard"):
         bad("the first play of a deal starts with the upcard on the discard pile", "discard")
-    if state.first_play and state.phase != "ended":
+    if state.dealer_option:
+        if not variant.p("draw", "dealer_upcard_option"):
+            bad("this variant gives the dealer no upcard option", "dealer_option")
+        elif not state.first_play or state.phase == "ended" or state.to_act != state.dealer:
+            bad("the dealer's upcard option is open only before the first play, with the dealer to act", "dealer_option")
+    elif state.first_play and state.phase != "ended":
         if state.dealer in seen and state.to_act in seen and state.to_act != state.left_of(state.dealer):
             bad("on the first play the player on the dealer's left is to act", "to_act")
         if state.phase == "draw" and state.melds:

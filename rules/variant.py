@@ -104,6 +104,18 @@ class Variant:
             node = node[key]
         return node
 
+    def cards_for(self, players: int) -> int:
+        """Cards dealt to each player at a table of ``players``."""
+        table = self.p("deal", "cards_by_players")
+        if table is not None and str(players) in table:
+            return table[str(players)]
+        return self.p("deal", "cards_each")
+
+    def cite(self, clause: str) -> str:
+        """The clause this variant cites for a rule the engine names ``clause`` (its ``clause_map``
+        may name the variant's own statement of the same rule)."""
+        return self.clause_map.get(clause, clause)
+
     @property
     def pack_size(self) -> int:
         return 52 * self.p("pack", "decks") + self.p("pack", "jokers")
@@ -157,11 +169,28 @@ def _cross_checks(params: dict, base_pointer: str) -> list[Problem]:
     if players["min"] > players["max"]:
         problems.append(Problem(base_pointer + "/players/min", "min is greater than max"))
     size = 52 * pack["decks"] + pack["jokers"]
-    needed = players["max"] * deal["cards_each"] + (1 if deal["upcard"] else 0) + 1
-    if needed > size:
-        problems.append(Problem(base_pointer + "/deal/cards_each",
-                                f"{players['max']} players x {deal['cards_each']} cards, the upcard and a stock card need "
-                                f"{needed} cards but the pack has {size}"))
+    table = deal["cards_by_players"] or {}
+    for n in range(players["min"], players["max"] + 1):
+        each = table.get(str(n), deal["cards_each"])
+        field = f"/deal/cards_by_players/{n}" if str(n) in table else "/deal/cards_each"
+        needed = n * each + (1 if deal["upcard"] else 0) + 1
+        if needed > size:
+            problems.append(Problem(base_pointer + field,
+                                    f"{n} players x {each} cards, the upcard and a stock card need "
+                                    f"{needed} cards but the pack has {size}"))
+            break
+        if deal["packets"] is not None and sum(deal["packets"]) != each:
+            problems.append(Problem(base_pointer + "/deal/packets",
+                                    f"the packets add up to {sum(deal['packets'])} but {n} players get {each} cards each"))
+            break
+    for key in table:
+        if not players["min"] <= int(key) <= players["max"]:
+            problems.append(Problem(base_pointer + f"/deal/cards_by_players/{key}",
+                                    f"the variant is for {players['min']} to {players['max']} players"))
+    if deal["joker_on_cut"] and not pack["jokers"]:
+        problems.append(Problem(base_pointer + "/deal/joker_on_cut", "the pack has no joker to show on the cut"))
+    if params["draw"]["dealer_upcard_option"] and not deal["upcard"]:
+        problems.append(Problem(base_pointer + "/draw/dealer_upcard_option", "the dealer's option needs an upcard"))
     sets = params["melds"]["set"]
     if sets["min"] > sets["max"]:
         problems.append(Problem(base_pointer + "/melds/set/min", "min is greater than max"))
