@@ -140,6 +140,9 @@ def _apply(variant: Variant, state: State, action: Action, events: list[dict], a
     if state.phase != "play":
         clause = clause_for(variant, "first_draw") if state.first_play and not state.discard else "turn.draw_meld_discard"
         raise Illegal(clause, "a turn starts with drawing a card")
+    if state.turn.must_use is not None and not isinstance(action, (MeldAction, Build)):
+        raise Illegal("draw.discard_only_with_initial_meld",
+                      f"the discard taken ({state.turn.must_use.code}) must be melded by the next action of the turn")
     if state.dealer_option and not isinstance(action, Discard):
         raise Illegal("draw.dealer_upcard_option",
                       "the dealer's option is only an exchange: having taken the upcard, the dealer discards")
@@ -291,12 +294,13 @@ def _use_possible(variant: Variant, state: State, card: Card) -> bool:
     card to discard (or, where the variant allows it, onto a meld on the table)."""
     from .legal import _needs, single_melds
     hand = state.current.hand + (card,)
+    keep = 2 if state.current.barred else 1  # a barred player may not go out this turn
     counts = Counter(c.code for c in hand)
     for kind, cards, value in single_melds(hand, variant):
         need = _needs(cards)
-        if card.code in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(cards) >= 1:
+        if card.code in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(cards) >= keep:
             return True
-    if variant.p("draw", "taken_discard") == "meld_or_build" and len(hand) >= 2:
+    if variant.p("draw", "taken_discard") == "meld_or_build" and len(hand) - 1 >= keep:
         token = Token(card)
         for tm in state.melds:
             if tm.meld.kind == "set":
@@ -323,6 +327,9 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
     must = state.turn.must_use
     if must is not None and any(t.card == must for t in tokens):
         state = replace(state, turn=replace(state.turn, must_use=None))
+    elif must is not None and (player.opened or not variant.p("opening", "counts_builds")):
+        raise Illegal("draw.discard_only_with_initial_meld",
+                      f"the discard taken ({must.code}) must be melded by the next action of the turn")
     opening = not player.opened
     if opening:
         state = state.with_player(player.id, opened=True)
@@ -411,6 +418,9 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
             raise Illegal("draw.uk_discard_not_as_goer",
                           f"the discard taken ({must.code}) must go into a new meld of the player's, not onto a meld on the table")
         state = replace(state, turn=replace(state.turn, must_use=None))
+    elif must is not None and player.opened and not state.turn.opened_this_turn:
+        raise Illegal("draw.discard_only_with_initial_meld",
+                      f"the discard taken ({must.code}) must be melded by the next action of the turn")
     state, _ = _use_cards(variant, state, action.tokens, "build")
     if end is not None:
         state = replace(state, turn=state.turn.with_build(target.id, end, len(action.tokens)))
@@ -447,6 +457,9 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
     state = state.with_player(player.id, hand=hand)
     state = state.with_meld(replace(target, meld=new))
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers + 1))
+    if action.place is None and not _joker_placeable(variant, state):
+        raise Illegal("joker_reuse.released_joker_used_at_once",
+                      "the released joker could not be placed at once: no meld (or build) with it is possible from this hand")
     events.append({"type": "joker_released", "player": player.id, "meld": target.id,
                    "naturals": [c.code for c in action.naturals]})
     if action.place is not None:
@@ -454,6 +467,29 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
             raise Illegal("turn.left_of_dealer_starts_clockwise", "the released joker is placed by the same player")
         state = _apply(variant, state, action.place, events, at + "/place")
     return state
+
+
+def _joker_placeable(variant: Variant, state: State) -> bool:
+    """Whether the released jokers can go into a new meld with the hand (or, where allowed, onto a
+    meld on the table), leaving the cards a player must keep."""
+    from .legal import _needs, single_melds
+    player = state.current
+    keep = 2 if player.barred else 1
+    hand = player.hand + (JOKER,) * state.turn.pending_jokers
+    counts = Counter(c.code for c in hand)
+    for kind, cards, value in single_melds(hand, variant):
+        need = _needs(cards)
+        if "JK" in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(cards) >= keep:
+            return True
+    if variant.p("joker_reuse", "released_into") == "meld_or_build" and len(player.hand) >= keep:
+        token = Token(JOKER)
+        for tm in state.melds:
+            if tm.meld.kind == "set":
+                if isinstance(extend_set(tm.meld, [token], variant), Meld):
+                    return True
+            elif any(isinstance(extend_run(tm.meld, [token], end, variant), Meld) for end in ("low", "high")):
+                return True
+    return False
 
 
 def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:

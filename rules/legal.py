@@ -28,7 +28,7 @@ from .variant import Variant
 
 DEFAULT_CAP = 400
 MAX_OPENINGS_EXPLORED = 20000
-TYPE_ORDER = {"announce": 0, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
+TYPE_ORDER = {"announce": 0, "pass": 1, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
 
 
 def _code(rank: int, suit: str) -> str:
@@ -118,6 +118,31 @@ def _openings(melds: list[tuple[str, tuple[str, ...], int]], hand: Counter, mini
     return out, cut
 
 
+def _openings_with(code: str, melds: list, hand: tuple[Card, ...], counts: Counter, minimum: int,
+                   variant: Variant) -> tuple[list, bool]:
+    """Openings one of whose melds uses ``code`` (a taken discard that must be part of the opening):
+    each meld holding it, completed by openings of what the hand has left."""
+    out: list = []
+    cut = False
+    for meld in melds:
+        need = _needs(meld[1])
+        if code not in need or any(counts[c] < n for c, n in need.items()) or sum((counts - need).values()) < 1:
+            continue
+        if meld[2] >= minimum:
+            out.append([meld])
+            continue
+        rest = list(hand)
+        for c, n in need.items():
+            for _ in range(n):
+                rest.remove(next(x for x in rest if x.code == c))
+        more, more_cut = _openings(single_melds(tuple(rest), variant), counts - need, minimum - meld[2], variant, 20)
+        cut = cut or more_cut
+        out.extend(sorted([meld] + combo for combo in more))
+        if len(out) >= DEFAULT_CAP:
+            return out[:DEFAULT_CAP], True
+    return out, cut
+
+
 def _run_ends(meld) -> tuple[tuple[int, str] | None, tuple[int, str] | None]:
     first, last = meld.slots[0], meld.slots[-1]
     return (first.rank - 1, first.suit), (last.rank + 1, last.suit)
@@ -137,6 +162,8 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
         out.append({"type": "draw", "source": "stock"})
         if state.discard:
             out.append({"type": "draw", "source": "discard"})
+        if state.dealer_option:
+            out.append({"type": "pass"})
         return out, cut
     pending = state.turn.pending_jokers
     if pending:
@@ -150,7 +177,10 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
         out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k}]} for k, c, _ in melds)
     else:
         minimum = variant.p("opening", "minimum") or 0
-        openings, cut = _openings(melds, counts, minimum, variant, DEFAULT_CAP)
+        if state.turn.must_use is not None:
+            openings, cut = _openings_with(state.turn.must_use.code, melds, hand, counts, minimum, variant)
+        else:
+            openings, cut = _openings(melds, counts, minimum, variant, DEFAULT_CAP)
         out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k} for k, c, _ in combo]} for combo in openings)
     naturals = sorted({c.code for c in hand if not c.is_joker})
     has_joker = counts["JK"] > 0
@@ -210,7 +240,7 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     truncated = cut or len(ordered) > cap
     legal = []
     melds_ok: bool | None = None
-    shortcut = not verify_all and state.turn.pending_jokers == 0
+    shortcut = not verify_all and state.turn.pending_jokers == 0 and state.turn.must_use is None
     for action in ordered[:cap]:
         if action["type"] == "meld" and shortcut and melds_ok is not None:
             if melds_ok:

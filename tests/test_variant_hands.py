@@ -34,7 +34,9 @@ def play(client, variant, params, seed):
     for _ in range(3000):
         if state["phase"] == "ended":
             break
-        if state["phase"] == "draw":
+        if state.get("dealer_option"):
+            action = {"type": "pass"}  # the dealer declines the upcard option
+        elif state["phase"] == "draw":
             action, built = {"type": "draw", "source": "stock"}, set()
         else:
             action = bot.play_phase_action(state, params["opening"]["minimum"], built) or bot.discard_choice(state)
@@ -63,8 +65,17 @@ def test_a_hand_of_every_variant_is_played_to_its_scoring(client, variant):
     winner = result["winner"]
     kalookie = result["how"] == "kalookie"
     multiplier = params["kalookie"]["penalty_multiplier"] if kalookie else 1
+    pay_multiplier = params["kalookie"]["payment_multiplier"] if kalookie else 1
     stake = params["stakes"]["kalookie" if kalookie else "call_up"]
+    scoring = params["scoring"]
     losers = [p for p in state["players"] if p["id"] != winner]
-    assert result["penalties"] == {winner: 0, **{p["id"]: multiplier * sum(card_value(c, params["values"]) for c in p["hand"])
-                                                 for p in losers}}
-    assert result["payments"] == {winner: stake * len(losers), **{p["id"]: -stake for p in losers}}
+    held = {p["id"]: sum(card_value(c, params["values"]) for c in p["hand"]) for p in losers}
+    owed = {p["id"]: stake + pay_multiplier * sum(scoring["per_joker"] if c == "JK" else scoring["per_card"] for c in p["hand"])
+            for p in losers}
+    charged = multiplier if scoring["model"] == "penalty" else 0
+    assert result["penalties"] == {winner: 0, **{pid: charged * v for pid, v in held.items()}}
+    assert result["payments"] == {winner: sum(owed.values()), **{pid: -v for pid, v in owed.items()}}
+    if scoring["model"] == "winner_collects":
+        assert result["credits"] == {winner: sum(held.values()), **{pid: 0 for pid in held}}
+    else:
+        assert "credits" not in result
