@@ -187,7 +187,8 @@ def capabilities_route():
 @bp.get("/v1/variants")
 def variants_route():
     return _json({"variants": [{"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
-                                "sources": v.to_dict()["sources"]} for v in all_variants()]})
+                                "sources": v.to_dict()["sources"], "parameters": v.to_dict()["parameters"]}
+                               for v in all_variants()]})
 
 
 @bp.get("/v1/variants/<variant_id>")

@@ -11,6 +11,17 @@ import yaml
 
 REGISTRY_PATH = Path(__file__).resolve().parent / "clauses.yaml"
 REFEREE_PATH = Path(__file__).resolve().parent / "referee-clauses.yaml"
+CITATIONS_PATH = Path(__file__).resolve().parent / "citations.yaml"
+
+
+@functools.lru_cache(maxsize=1)
+def default_citations() -> Mapping[str, str]:
+    """The clause each general rule (slot) cites by default (``rules/citations.yaml``)."""
+    with open(CITATIONS_PATH, encoding="utf-8") as fh:
+        return MappingProxyType(yaml.safe_load(fh))
+
+
+CITE = default_citations()
 
 
 @functools.lru_cache(maxsize=1)

@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
 from .cards import JOKER, Card
-from .clauses import citation
+from .clauses import CITE, citation
 from .errors import MalformedInput, Problem, pointer
 from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set, is_identical,
                     meld_value, read_meld, _set_order)
@@ -19,17 +19,9 @@ from .shuffle import shuffled
 from .state import Announcement, HandResult, State, TableMeld, Turn
 from .variant import Variant
 
-# The clause a general rule cites unless the variant's ``clause_map`` names another.
-DEFAULT_CLAUSES = {
-    "opening_minimum": "initial_meld.minimum_40",
-    "run_end_limit": "build.run_max_two_per_end_per_turn",
-    "run_total_limit": "build.run_max_two_total_per_turn",
-    "run_joker_interior": "joker_reuse.run_interior_only",
-    "elimination_limit": "elimination.over_150",
-    "first_draw": "turn.draw_meld_discard",
-    "set_exchange_open": "joker_reuse.set_single_natural_north_american",
-    "set_exchange_full": "joker_reuse.set_single_natural_north_american",
-}
+# The clause a general rule cites unless the variant's ``clause_map`` names another
+# (rules/citations.yaml).
+DEFAULT_CLAUSES = CITE
 
 
 @dataclass(frozen=True)
@@ -513,10 +505,10 @@ def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     rules = variant.p("melds", "set")
     size = len(meld.slots)
     if meld.rank == 0:
-        raise Illegal("meld.set.scarne_all_joker_set",
+        raise Illegal(CITE["all_joker_set"],
                       "a set of jokers alone stands for no rank: no natural card can take a joker's place")
     if is_identical(meld):
-        raise Illegal("meld.set.griffin_identical_triple",
+        raise Illegal(CITE["identical_set"],
                       "a set of identical cards is complete: its joker cannot be exchanged")
     if variant.p("joker_reuse", "set_exchange") == "one_natural":
         return _swap_set_one(variant, meld, naturals)

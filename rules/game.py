@@ -481,7 +481,7 @@ def _game_action(variant: Variant, game: Game, action: dict, events: list[dict])
     if game.phase == "over":
         raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won, no buy-ins")
     if variant.p("game", "limit") is None:
-        raise Illegal("buyin.none_north_america", "this game has no elimination, no pool and no buying in")
+        raise Illegal(clause_for(variant, "no_buy_in"), "this game has no elimination, no pool and no buying in")
     if game.phase != "buy_in" or player not in game.buy_in_queue:
         p = game.player(player)
         if p.score <= variant.p("game", "limit") and not p.out:

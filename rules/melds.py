@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from .cards import JOKER, SUITS, Card, CardError, parse_card, parse_rank, rank_code
+from .clauses import CITE
 from .variant import Variant
 
 _DECL = re.compile(r"^JK\(=([^)]*)\)$")
@@ -169,7 +170,7 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         if rules["all_jokers"] and rules["min"] <= len(tokens) <= rules["max"] and not any(j.rank for j in jokers):
             return [Meld("set", tuple(Slot(JOKER, 0, "") for _ in jokers))], None
         if rules["all_jokers"]:
-            return [], Failure("meld.set.scarne_all_joker_set",
+            return [], Failure(CITE["all_joker_set"],
                                f"a set of jokers alone has {rules['min']} to {rules['max']} undeclared jokers")
         return [], Failure("joker.wild_for_any_card", "a set needs at least one natural card to fix its rank")
     ranks = {c.rank for c in naturals}
@@ -183,7 +184,7 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         if not rules["identical_triples"]:
             return [], Failure(clause, "a set may not hold two cards of the same suit")
         if not identical:
-            return [], Failure("meld.set.griffin_identical_triple",
+            return [], Failure(CITE["identical_set"],
                                "a set repeats no suit unless it is three identical cards (jokers may stand in)")
     for j in jokers:
         if j.suit:
@@ -369,7 +370,7 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
         return Failure(clause, f"a set holds at most {rules['max']} cards")
     slots = list(meld.slots)
     if meld.rank == 0 and any(not t.card.is_joker or t.rank for t in tokens):
-        return Failure("meld.set.scarne_all_joker_set", "a set made of jokers alone takes only more jokers")
+        return Failure(CITE["all_joker_set"], "a set made of jokers alone takes only more jokers")
     for t in tokens:
         if t.card.is_joker:
             if t.suit or (t.rank and t.rank != meld.rank):
@@ -379,7 +380,7 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
         if t.card.rank != meld.rank:
             return Failure(clause, f"{t.card.code} is not of the set's rank")
         if is_identical(meld):
-            return Failure("meld.set.griffin_identical_triple", "a set of three identical cards is complete")
+            return Failure(CITE["identical_set"], "a set of three identical cards is complete")
         if rules["distinct_suits"] and any(s.card.suit == t.card.suit for s in slots if not s.is_joker):
             return Failure("joker.set_joker_suit_undeclared" if meld.jokers else clause,
                            f"the set already holds a {rank_code(meld.rank)} of that suit")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules.clauses import documents, registry
+from rules.clauses import default_citations, documents, registry
 from rules.variant import all_variants
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,6 +34,8 @@ def test_variant_files_cite_only_registered_clauses():
         assert not missing, (v.id, missing)
         for slot, cid in v.clause_map.items():
             assert cid in reg, (v.id, slot, cid)
+    for slot, cid in default_citations().items():
+        assert cid in reg, (slot, cid)
 
 
 def test_engine_cites_only_registered_clauses():

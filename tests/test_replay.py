@@ -25,7 +25,9 @@ def record_hand(client, variant, seed):
     state = client.post("/v1/deal", json={"variant": variant, "players": PLAYERS, "seed": seed}).get_json()["state"]
     actions, built = [], set()
     while state["phase"] != "ended":
-        if state["phase"] == "draw":
+        if state.get("dealer_option"):
+            action = {"type": "pass"}  # the dealer declines the upcard option
+        elif state["phase"] == "draw":
             action, built = {"type": "draw", "source": "stock"}, set()
         else:
             action = bot.play_phase_action(state, minimum, built) or bot.discard_choice(state)

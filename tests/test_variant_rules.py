@@ -1,0 +1,135 @@
+"""The general rules that the variants beyond the British family switch on: each is checked from
+the variant's parameters (never from its name), and every override of them is validated."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from rules import InvalidRules, action_from_dict, adjudicate, deal, load_variant, variant_ids
+from rules.cards import pack, pack_order
+from rules.shuffle import seeded_number, shuffled
+
+PLAYERS4 = ["N", "E", "S", "W"]
+
+
+def _variants_where(predicate) -> list[str]:
+    return [v for v in variant_ids() if predicate(load_variant(v))]
+
+
+@pytest.mark.parametrize("variant, n", [(v, n) for v in variant_ids()
+                                        for n in range(load_variant(v).p("players", "min"), load_variant(v).p("players", "max") + 1)])
+def test_every_variant_deals_its_own_count_for_each_table(variant, n):
+    v = load_variant(variant)
+    state, record = deal(v, [f"P{i}" for i in range(n)], f"count-{variant}-{n}")
+    table = v.p("deal", "cards_by_players") or {}
+    want = table.get(str(n), v.p("deal", "cards_each"))
+    assert record["cards_each"] == want
+    assert all(len(p.hand) == want for p in state.players)
+    # every card of the variant's pack is dealt, turned up or in the stock
+    assert state.card_counts() == +pack(v.p("pack", "decks"), v.p("pack", "jokers"))
+
+
+@pytest.mark.parametrize("variant", _variants_where(lambda v: v.p("deal", "packets") and not v.p("deal", "joker_on_cut")))
+def test_packet_deals_follow_the_documented_order(variant):
+    v = load_variant(variant)
+    cards = shuffled(pack_order(v.p("pack", "decks"), v.p("pack", "jokers")), "packets", "deal")
+    state, _ = deal(v, PLAYERS4, "packets", dealer="W")
+    expected = {p: [] for p in PLAYERS4}
+    pos = 0
+    for size in v.p("deal", "packets"):
+        for p in ["N", "E", "S", "W"]:  # clockwise from the dealer's left
+            expected[p] += cards[pos:pos + size]
+            pos += size
+    for player in state.players:
+        assert Counter(c.code for c in player.hand) == Counter(c.code for c in expected[player.id])
+    if v.p("deal", "upcard"):
+        assert state.discard == (cards[pos],)
+        pos += 1
+    assert state.stock[:3] == tuple(cards[pos:pos + 3])
+
+
+@pytest.mark.parametrize("variant", _variants_where(lambda v: v.p("deal", "joker_on_cut")))
+def test_a_joker_on_the_cut_goes_to_the_cutter_who_gets_one_card_fewer(variant):
+    v = load_variant(variant)
+    size = v.pack_size
+    seeds = [f"cut-{i}" for i in range(400)]
+    shown = {}
+    for seed in seeds:
+        cards = shuffled(pack_order(v.p("pack", "decks"), v.p("pack", "jokers")), seed, "deal")
+        shown[seed] = cards[4 + seeded_number(seed, "cut") % (size - 7) - 1]
+    with_joker = [s for s in seeds if shown[s].is_joker]
+    without = [s for s in seeds if not shown[s].is_joker]
+    assert with_joker and without
+    for seed in (with_joker[0], without[0]):
+        state, record = deal(v, PLAYERS4, seed, dealer="W")
+        assert record["cut_shows"] == shown[seed].code and record["cut_by"] == "S"
+        assert record["cutter_keeps_joker"] is shown[seed].is_joker
+        assert all(len(p.hand) == v.cards_for(4) for p in state.players)
+        assert state.card_counts() == +pack(v.p("pack", "decks"), v.p("pack", "jokers"))
+    state, _ = deal(v, PLAYERS4, with_joker[0], dealer="W")
+    assert "JK" in [c.code for c in state.player("S").hand]
+
+
+@pytest.mark.parametrize("variant", _variants_where(lambda v: v.p("draw", "dealer_upcard_option")))
+def test_the_dealer_option_comes_first_and_only_as_an_exchange_or_a_pass(variant):
+    v = load_variant(variant)
+    state, record = deal(v, PLAYERS4, "option", dealer="W")
+    assert state.to_act == "W" and state.dealer_option and record["first_to_play"] == "W"
+    stock = adjudicate(v, state, action_from_dict({"type": "draw", "source": "stock"}))
+    assert not stock.legal
+    passed = adjudicate(v, state, action_from_dict({"type": "pass"}))
+    assert passed.legal and passed.state.to_act == "N" and passed.state.first_play and not passed.state.dealer_option
+    took = adjudicate(v, state, action_from_dict({"type": "draw", "source": "discard"}))
+    assert took.legal and took.state.turn.must_use is None
+    give = next(c.code for c in state.player("W").hand if not c.is_joker)
+    meld_first = adjudicate(v, took.state, action_from_dict({"type": "meld", "melds": [{"cards": ["JK", "JK", "JK"]}]}))
+    assert not meld_first.legal
+    done = adjudicate(v, took.state, action_from_dict({"type": "discard", "card": give}))
+    assert done.legal and done.state.to_act == "N" and done.state.discard[0].code == give
+    assert done.state.first_play and not done.state.dealer_option
+    # the pass is the dealer's only: no one passes a turn later
+    assert not adjudicate(v, done.state, action_from_dict({"type": "pass"})).legal
+
+
+def test_a_pass_means_nothing_where_the_dealer_has_no_option():
+    v = load_variant("british")
+    state, _ = deal(v, PLAYERS4, "no-option")
+    verdict = adjudicate(v, state, action_from_dict({"type": "pass"}))
+    assert not verdict.legal and verdict.violations[0].clause == "turn.draw_meld_discard"
+
+
+@pytest.mark.parametrize("variant, rules, pointer", [
+    ("north_american_uspcc", {"deal": {"cards_by_players": {"6": 18}}}, "/rules/deal/cards_by_players/6"),
+    ("north_american_uspcc", {"deal": {"cards_by_players": {"9": 5}}}, "/rules/deal/cards_by_players/9"),
+    ("north_american_uspcc", {"deal": {"cards_by_players": {"7": 5}}}, "/rules/deal/cards_by_players/7"),
+    ("kalooki_co_uk", {"deal": {"packets": [3, 3, 3]}}, "/rules/deal/packets"),
+    ("kalooki_co_uk", {"deal": {"packets": "3-2-3-2-3"}}, "/rules/deal/packets"),
+    ("kalooki_co_uk", {"draw": {"dealer_upcard_option": True}}, "/rules/draw/dealer_upcard_option"),
+    ("kalooki_co_uk", {"draw": {"taken_discard": "hold"}}, "/rules/draw/taken_discard"),
+    ("scarne_east_coast", {"scoring": {"model": "points"}}, "/rules/scoring/model"),
+    ("scarne_east_coast", {"scoring": {"per_jokers": 2}}, "/rules/scoring/per_jokers"),
+    ("scarne_east_coast", {"scoring": {"per_card": -1}}, "/rules/scoring/per_card"),
+    ("denexa_caloochi", {"pack": {"jokers": 0}}, "/rules/deal/joker_on_cut"),
+    ("denexa_caloochi", {"joker_reuse": {"set_exchange": "two"}}, "/rules/joker_reuse/set_exchange"),
+    ("denexa_caloochi", {"game": {"limit": "none"}}, "/rules/game/limit"),
+])
+def test_bad_overrides_of_the_new_rules_name_the_field(variant, rules, pointer):
+    with pytest.raises(InvalidRules) as err:
+        load_variant(variant, rules)
+    assert pointer in [p.pointer for p in err.value.problems]
+
+
+def test_an_override_contradicting_the_pack_is_a_422_over_http(client):
+    body = client.post("/v1/deal", json={"variant": "north_american_uspcc", "players": PLAYERS4, "seed": 1,
+                                         "rules": {"deal": {"cards_by_players": {"4": 27}}}})
+    assert body.status_code == 422
+    assert "/rules/deal/cards_by_players/4" in [e["pointer"] for e in body.get_json()["errors"]]
+
+
+def test_the_variant_list_shows_every_variant_with_its_parameters(client):
+    listed = client.get("/v1/variants").get_json()["variants"]
+    assert [v["id"] for v in listed] == variant_ids()
+    for v in listed:
+        assert v["name"] and v["family"] and v["sources"]
+        assert v["parameters"] == client.get(f"/v1/variants/{v['id']}").get_json()["parameters"]
