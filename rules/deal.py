@@ -68,7 +68,8 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     state = State(
         players=tuple(Player(pid, canonical(hands[pid]), score=int(scores.get(pid, 0))) for pid in players),
         dealer=dealer, to_act=dealer if option else order[0], phase="draw", stock=tuple(cards[pos:]),
-        discard=discard, first_play=True, seed=seed, dealer_option=option)
+        discard=discard, first_play=True, seed=seed, dealer_option=option,
+        first_round=variant.p("draw", "free_discard_first_round"))
     assert not check_state(state, variant), check_state(state, variant)
     record = {"algorithm": ALGORITHM, "seed": seed, "dealer": dealer, "first_to_play": state.to_act,
               "cut_by": cutter, "cards_each": each,

@@ -218,7 +218,8 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> S
         if state.dealer_option:
             pass  # the dealer's exchange: no obligation comes with it
         elif not player.opened:
-            free = state.first_play and variant.p("draw", "first_play_free_upcard")
+            free = ((state.first_play and variant.p("draw", "first_play_free_upcard"))
+                    or (state.first_round and variant.p("draw", "free_discard_first_round")))
             must_open = not free
             in_opening = variant.p("draw", "discard_before_opening") == "in_opening" or taken != "keep"
             if must_open and not _opening_possible(variant, player.hand + (top,), top if in_opening else None):
@@ -583,8 +584,10 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
             result = HandResult("void", None, zero, zero, tuple((p.id, p.score) for p in state.players))
             return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
+    # the first round ends with the dealer's own turn (the last seat of the round)
+    first_round = state.first_round and (state.dealer_option or player.id != state.dealer)
     return replace(state, to_act=state.left_of(player.id), phase="draw", turn=Turn(),
-                   first_play=state.dealer_option, dealer_option=False)
+                   first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
 def _hand_won(variant: Variant, state: State, winner: str, events: list[dict]) -> State:

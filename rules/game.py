@@ -131,14 +131,17 @@ def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[
     return tuple((k, chosen[k]) for k in STAKE_KEYS)
 
 
-def seating_draw(players: list[str], seed: str) -> tuple[list[str], dict]:
+def seating_draw(players: list[str], seed: str, order: str = "clockwise") -> tuple[list[str], dict]:
     """Deal one card each from ace up to the number of players (shuffled from ``seed`` with the
-    purpose ``seating``): the ace holder deals first; the holders of 2, 3, ... sit clockwise from the
-    dealer.  Returns the seats clockwise starting with the dealer, and who drew what."""
+    purpose ``seating``): the ace holder deals first; the holders of 2, 3, ... sit from the dealer in
+    the variant's direction (``game.seating_order``).  Returns the seats clockwise starting with the
+    dealer, and who drew what."""
     n = len(players)
     cards = shuffled(list(range(1, n + 1)), seed, "seating")
     drawn = dict(zip(players, cards))
     seats = sorted(players, key=lambda p: drawn[p])
+    if order == "counterclockwise":
+        seats = seats[:1] + seats[:0:-1]
     names = {1: "A"}
     return seats, {p: names.get(c, str(c)) for p, c in drawn.items()}
 
@@ -155,7 +158,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     if problems:
         raise MalformedInput(problems)
     agreed = resolve_stakes(variant, stakes)
-    seats, drawn = seating_draw(players, seed)
+    seats, drawn = seating_draw(players, seed, variant.p("game", "seating_order"))
     initial = dict(agreed)["initial"]
     game = Game(tuple(GamePlayer(p, paid_to_pool=initial) for p in seats), seats[0], agreed,
                 initial * len(seats), "between")

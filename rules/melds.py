@@ -307,6 +307,11 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
         return failure
+    if (variant.p("melds", "run", "joker_declaration") == "always" and any(m.kind == "run" for m in found)
+            and any(t.card.is_joker and not t.declared for t in tokens)):
+        return Failure("joker.declare_run_end_joker",
+                       "every joker laid in a run must be declared as its card, e.g. JK(=9H)",
+                       ambiguous=len(found) > 1, readings=tuple(m.to_dict() for m in found))
     if len(found) == 1:
         return found[0]
     kinds = {m.kind for m in found}

@@ -123,6 +123,7 @@ class State:
     seed: str = ""
     result: HandResult | None = None
     dealer_option: bool = False      # the dealer may still exchange a card for the upcard (or pass)
+    first_round: bool = False        # no player's first turn of the deal has ended yet for some seats
 
     # -- lookups -----------------------------------------------------------------------------
     def index(self, player_id: str) -> int:
@@ -184,6 +185,7 @@ class State:
             "seed": self.seed,
             "result": self.result.to_dict() if self.result else None,
             **({"dealer_option": True} if self.dealer_option else {}),
+            **({"first_round": True} if self.first_round else {}),
         }
 
     def card_counts(self) -> Counter:
@@ -204,7 +206,7 @@ class State:
 # ------------------------------------------------------------------------------------------
 
 STATE_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "stock", "discard", "melds", "turn",
-              "announcement", "reshuffles", "seed", "result", "dealer_option"}
+              "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round"}
 REQUIRED_STATE_KEYS = {"players", "dealer", "to_act", "phase", "stock", "discard"}
 PLAYER_KEYS = {"id", "hand", "opened", "score", "barred"}
 MELD_KEYS = {"id", "owner", "kind", "cards"}
@@ -369,10 +371,11 @@ def state_from_dict(data: Any, variant: Variant) -> State:
     result = _read_result(r, d.get("result"))
     first_play = r.boolean(d.get("first_play"), ("first_play",))
     dealer_option = r.boolean(d.get("dealer_option"), ("dealer_option",))
+    first_round = r.boolean(d.get("first_round"), ("first_round",))
     if r.problems:
         raise MalformedInput(r.problems)
     state = State(tuple(players), dealer, to_act, phase, stock, discard, tuple(melds), first_play, turn,
-                  announcement, reshuffles, seed, result, dealer_option)
+                  announcement, reshuffles, seed, result, dealer_option, first_round)
     problems = impossible + check_state(state, variant)
     if problems:
         raise ImpossibleState(problems)
@@ -507,6 +510,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("the stock is empty at the start of a turn: it should have been reshuffled or the hand voided", "stock")
     if state.discard == () and state.phase == "draw" and state.first_play and variant.p("deal", "upcard"):
         bad("the first play of a deal starts with the upcard on the discard pile", "discard")
+    if state.first_round and not variant.p("draw", "free_discard_first_round"):
+        bad("this variant gives no free discard in the first round", "first_round")
     if state.dealer_option:
         if not variant.p("draw", "dealer_upcard_option"):
             bad("this variant gives the dealer no upcard option", "dealer_option")

@@ -133,3 +133,61 @@ def test_the_variant_list_shows_every_variant_with_its_parameters(client):
     for v in listed:
         assert v["name"] and v["family"] and v["sources"]
         assert v["parameters"] == client.get(f"/v1/variants/{v['id']}").get_json()["parameters"]
+
+
+# -- document 001's readings, as switches of the British game ----------------------------------
+
+def test_seating_order_follows_the_switch(client):
+    body = {"variant": "british", "players": ["A", "B", "C", "D"], "seed": "seats"}
+    clockwise = client.post("/v1/games", json=body).get_json()["seating"]
+    counter = client.post("/v1/games", json={**body, "rules": {"game": {"seating_order": "counterclockwise"}}}).get_json()["seating"]
+    drawn = clockwise["seating"]
+    assert counter["seating"] == drawn
+    order = sorted(drawn, key=lambda p: 1 if drawn[p] == "A" else int(drawn[p]))
+    assert clockwise["seats"] == order
+    assert counter["seats"] == [order[0]] + order[:0:-1]
+
+
+def _second_player_may_take_the_discard(rules) -> bool:
+    v = load_variant("british", rules)
+    state, _ = deal(v, PLAYERS4, "first-round-0", dealer="W")
+    first = adjudicate(v, state, action_from_dict({"type": "turn", "actions": [
+        {"type": "draw", "source": "stock"},
+        {"type": "discard", "card": state.player("N").hand[0].code}]}))
+    assert first.legal
+    return adjudicate(v, first.state, action_from_dict({"type": "draw", "source": "discard"})).legal
+
+
+def test_the_first_round_discard_follows_the_switch():
+    # document 000: only the very first play takes the upcard freely; document 001: the whole first round
+    assert not _opening_with_the_discard_possible()  # so only the switch can make the take legal
+    assert not _second_player_may_take_the_discard(None)
+    assert _second_player_may_take_the_discard({"draw": {"free_discard_first_round": True}})
+
+
+def _opening_with_the_discard_possible() -> bool:
+    from rules.engine import _opening_possible
+    v = load_variant("british")
+    state, _ = deal(v, PLAYERS4, "first-round-0", dealer="W")
+    return _opening_possible(v, state.player("E").hand + (state.player("N").hand[0],))
+
+
+def test_the_first_round_ends_with_the_dealers_turn():
+    v = load_variant("british", {"draw": {"free_discard_first_round": True}})
+    state, _ = deal(v, PLAYERS4, "round", dealer="W")
+    for who in ["N", "E", "S", "W"]:
+        assert state.first_round and state.to_act == who
+        state = adjudicate(v, state, action_from_dict({"type": "turn", "actions": [
+            {"type": "draw", "source": "stock"},
+            {"type": "discard", "card": state.player(who).hand[0].code}]})).state
+    assert not state.first_round and "first_round" not in state.to_dict()
+
+
+def test_joker_declaration_always_follows_the_switch():
+    from rules.melds import read_meld, tokens_of
+    v = load_variant("british")
+    always = load_variant("british", {"melds": {"run": {"joker_declaration": "always"}}})
+    assert read_meld(tokens_of(["7H", "JK", "9H"]), v, "run").kind == "run"
+    failure = read_meld(tokens_of(["7H", "JK", "9H"]), always, "run")
+    assert getattr(failure, "clause", None) == "joker.declare_run_end_joker"
+    assert read_meld(tokens_of(["7H", "JK(=8H)", "9H"]), always, "run").kind == "run"
