@@ -56,6 +56,14 @@ def parse_rank(text: str) -> int:
         raise CardError(f"{text!r} is not a rank (A K Q J 10 9 8 7 6 5 4 3 2; T or 0 for ten)") from None
 
 
+def known_cards(codes: list) -> tuple[Card, ...] | None:
+    """The cards of a list of plain card codes, or None if any is not one (then parse one by one)."""
+    try:
+        return tuple(_PARSED[c] for c in codes)
+    except (KeyError, TypeError):
+        return None
+
+
 def parse_card(code: str) -> Card:
     """Parse a plain card code (no joker declaration)."""
     if not isinstance(code, str):
@@ -87,7 +95,13 @@ def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 def pack(decks: int, jokers: int) -> Counter:
-    """The multiset of card codes making up a pack of ``decks`` standard decks and ``jokers`` jokers."""
+    """The multiset of card codes making up a pack of ``decks`` standard decks and ``jokers`` jokers
+    (a fresh copy: the caller may change it)."""
+    return Counter(_pack(decks, jokers))
+
+
+@functools.lru_cache(maxsize=64)
+def _pack(decks: int, jokers: int) -> Counter:
     counts: Counter = Counter()
     for suit in SUITS:
         for rank in range(14, 1, -1):

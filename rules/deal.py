@@ -31,7 +31,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     lo, hi = variant.p("players", "min"), variant.p("players", "max")
     if not lo <= len(players) <= hi:
         problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
-                                            "({variant.cite('players.count.two_to_five')})"))
+                                            f"({variant.cite('players.count.two_to_five')})"))
     if dealer is not None and dealer not in players:
         problems.append(Problem("/dealer", f"{dealer!r} is not one of the players"))
     if problems:

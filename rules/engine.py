@@ -222,7 +222,8 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> S
                     or (state.first_round and variant.p("draw", "free_discard_first_round")))
             must_open = not free
             in_opening = variant.p("draw", "discard_before_opening") == "in_opening" or taken != "keep"
-            if must_open and not _opening_possible(variant, player.hand + (top,), top if in_opening else None):
+            if must_open and not _opening_possible(variant, player.hand + (top,), top if in_opening else None,
+                                                   state.melds):
                 raise Illegal("draw.discard_only_with_initial_meld",
                               f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
                               "the discard may be taken before opening only to open in the same turn"
@@ -250,36 +251,19 @@ def _pass(variant: Variant, state: State, actor: str, events: list[dict]) -> Sta
     return replace(state, dealer_option=False, to_act=state.left_of(state.dealer))
 
 
-def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None = None) -> bool:
-    """Whether some combination of new melds from ``hand`` reaches the opening minimum and leaves a
-    card to discard (the bounded search of ``rules.legal``); with ``must_include``, one whose melds
-    use that card."""
-    from .legal import _needs, _openings, single_melds
+def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None = None, table=()) -> bool:
+    """Whether some combination of new melds from ``hand`` (and lay-offs onto ``table``, where they
+    count) reaches the opening minimum and leaves a card to discard (the bounded search of
+    ``rules.legal``); with ``must_include``, one that uses that card."""
+    from .legal import _openings, _openings_with, opening_items
     minimum = variant.p("opening", "minimum") or 0
     counts = Counter(c.code for c in hand)
-    melds = single_melds(hand, variant)
+    items = opening_items(hand, table, variant)
     if must_include is None:
-        found, _ = _openings(melds, counts, minimum, variant, 1)
-        return bool(found)
-    for kind, cards, value in melds:
-        need = _needs(cards)
-        if must_include.code not in need or any(counts[c] < n for c, n in need.items()):
-            continue
-        rest = counts - need
-        if sum(rest.values()) < 1:
-            continue
-        if value >= minimum:
-            return True
-        rest_hand = tuple(c for c in _take(hand, [JOKER if c == "JK" else _card(c) for c in need.elements()], "search"))
-        found, _ = _openings(single_melds(rest_hand, variant), rest, minimum - value, variant, 1)
-        if found:
-            return True
-    return False
-
-
-def _card(code: str) -> Card:
-    from .cards import parse_card
-    return parse_card(code)
+        found, _ = _openings(items, counts, minimum, variant, 1)
+    else:
+        found, _ = _openings_with(must_include.code, items, hand, counts, minimum, variant, table, limit=1)
+    return bool(found)
 
 
 def _use_possible(variant: Variant, state: State, card: Card) -> bool:

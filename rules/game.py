@@ -362,7 +362,8 @@ def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
         else:
             new, hand = _hand_action(variant, game, action, events)
     except Illegal as exc:
-        return GameVerdict(False, (replace(exc.violation, documents=variant.documents),), game, ())
+        return GameVerdict(False, (replace(exc.violation, clause=variant.cite(exc.violation.clause),
+                                           documents=variant.documents),), game, ())
     except _HandIllegal as exc:
         return GameVerdict(False, exc.verdict.violations, game, ())
     return GameVerdict(True, (), new, tuple(events), hand)

@@ -22,7 +22,7 @@ from typing import Any
 from .actions import action_from_dict
 from .cards import JOKER, RANK_CODES, SUITS, Card, rank_code
 from .engine import adjudicate
-from .melds import _lines
+from .melds import Meld, _lines, extend_run, extend_set, tokens_of
 from .state import State
 from .variant import Variant
 
@@ -88,16 +88,70 @@ def _needs(cards: tuple[str, ...]) -> Counter:
     return Counter("JK" if c.startswith("JK") else c for c in cards)
 
 
-def _openings(melds: list[tuple[str, tuple[str, ...], int]], hand: Counter, minimum: int, variant: Variant,
-              limit: int) -> tuple[list[list[tuple[str, tuple[str, ...], int]]], bool]:
+def layoff_items(table, hand: tuple[Card, ...], variant: Variant) -> list[tuple]:
+    """Where the opening counts lay-offs (``opening.counts_builds``): the cards of the hand that can
+    be laid off on each meld on the table, as opening items ``(("build", meld id, end), cards,
+    value)``; one item at most is taken per meld and end.  Runs take chains of up to three cards
+    (within the variant's limit per end), sets up to their free places."""
+    if not variant.p("opening", "counts_builds"):
+        return []
+    worth = {r: _rank_value(r, variant) for r in range(1, 15)}
+    jokers = sum(1 for c in hand if c.is_joker)
+    naturals = {(c.rank, c.suit) for c in hand if not c.is_joker}
+    per_end = min(3, variant.p("building", "max_per_run_end_per_turn") or 3)
+    out: list[tuple] = []
+    for tm in table:
+        m = tm.meld
+        if m.kind == "set":
+            room = variant.p("melds", "set", "max") - len(m.slots)
+            if m.rank == 0 or room < 1:
+                continue
+            present = {sl.suit for sl in m.slots if not sl.is_joker}
+            pool = [_code(m.rank, s) for s in SUITS if s not in present and (m.rank, s) in naturals]
+            pool += [f"JK(={rank_code(m.rank)})"] * min(jokers, room)
+            for k in range(1, room + 1):
+                for combo in sorted(set(combinations(pool, k))):
+                    if isinstance(extend_set(m, tokens_of(combo), variant), Meld):
+                        out.append((("build", tm.id, ""), combo, worth[m.rank] * k))
+            continue
+        for end, step in (("low", -1), ("high", 1)):
+            chain: list[str] = []
+            value, used = 0, 0
+            r = m.low - 1 if end == "low" else m.high + 1
+            for _ in range(per_end):
+                if not 1 <= r <= 14:
+                    break
+                real = 14 if r == 1 else r
+                if (real, m.suit) in naturals:
+                    chain.append(_code(real, m.suit))
+                elif used < jokers:
+                    chain.append(f"JK(={_code(real, m.suit)})")
+                    used += 1
+                else:
+                    break
+                value += worth[r]
+                cards = tuple(reversed(chain)) if end == "low" else tuple(chain)
+                if not isinstance(extend_run(m, tokens_of(cards), end, variant), Meld):
+                    break
+                out.append((("build", tm.id, end), cards, value))
+                r += step
+    return out
+
+
+def _openings(melds: list[tuple], hand: Counter, minimum: int, variant: Variant, limit: int,
+              have_meld: bool = False, groups: frozenset = frozenset()) -> tuple[list[list[tuple]], bool]:
+    """Combinations of opening items (new melds, and lay-offs where they count) worth ``minimum``,
+    leaving a card to discard, with at least one new meld (``have_meld``: one is already chosen)."""
     values = [v for _, _, v in melds]
     needs = [_needs(c) for _, c, _ in melds]
     sizes = [sum(n.values()) for n in needs]
-    out: list[list[tuple[str, tuple[str, ...], int]]] = []
+    group = [k if isinstance(k, tuple) else None for k, _, _ in melds]
+    out: list[list[tuple]] = []
     explored = 0
     cut = False
 
-    def walk(start: int, left: Counter, held: int, chosen: list[int], total: int) -> None:
+    def walk(start: int, left: Counter, held: int, chosen: list[int], total: int, used: frozenset,
+             meld_in: bool) -> None:
         nonlocal explored, cut
         for i in range(start, len(melds)):
             if len(out) >= limit or explored >= MAX_OPENINGS_EXPLORED:
@@ -106,41 +160,64 @@ def _openings(melds: list[tuple[str, tuple[str, ...], int]], hand: Counter, mini
             explored += 1
             if held - sizes[i] < 1:
                 continue  # a card must be left to discard
+            if group[i] is not None and group[i][:2] in used:
+                continue  # one lay-off per meld on the table
             if any(left[c] < n for c, n in needs[i].items()):
                 continue
             value = total + values[i]
-            if value >= minimum:
+            with_meld = meld_in or group[i] is None
+            if value >= minimum and with_meld:
                 out.append([melds[j] for j in chosen + [i]])
             else:
-                walk(i + 1, left - needs[i], held - sizes[i], chosen + [i], value)
+                walk(i + 1, left - needs[i], held - sizes[i], chosen + [i], value,
+                     used | {group[i][:2]} if group[i] is not None else used, with_meld)
 
-    walk(0, hand, sum(hand.values()), [], 0)
+    walk(0, hand, sum(hand.values()), [], 0, groups, have_meld)
     return out, cut
 
 
-def _openings_with(code: str, melds: list, hand: tuple[Card, ...], counts: Counter, minimum: int,
-                   variant: Variant) -> tuple[list, bool]:
-    """Openings one of whose melds uses ``code`` (a taken discard that must be part of the opening):
-    each meld holding it, completed by openings of what the hand has left."""
+def opening_items(hand: tuple[Card, ...], table, variant: Variant) -> list[tuple]:
+    """What an opening can be made of: the hand's single melds, then its lay-offs where they count."""
+    return single_melds(hand, variant) + layoff_items(table, hand, variant)
+
+
+def _openings_with(code: str, items: list, hand: tuple[Card, ...], counts: Counter, minimum: int,
+                   variant: Variant, table=(), limit: int = DEFAULT_CAP) -> tuple[list, bool]:
+    """Openings one of whose items uses ``code`` (a taken discard that must be part of the opening):
+    each item holding it, completed by openings of what the hand has left."""
     out: list = []
     cut = False
-    for meld in melds:
-        need = _needs(meld[1])
+    for item in items:
+        need = _needs(item[1])
         if code not in need or any(counts[c] < n for c, n in need.items()) or sum((counts - need).values()) < 1:
             continue
-        if meld[2] >= minimum:
-            out.append([meld])
-            continue
-        rest = list(hand)
-        for c, n in need.items():
-            for _ in range(n):
-                rest.remove(next(x for x in rest if x.code == c))
-        more, more_cut = _openings(single_melds(tuple(rest), variant), counts - need, minimum - meld[2], variant, 20)
-        cut = cut or more_cut
-        out.extend(sorted([meld] + combo for combo in more))
-        if len(out) >= DEFAULT_CAP:
-            return out[:DEFAULT_CAP], True
+        is_meld = not isinstance(item[0], tuple)
+        if item[2] >= minimum and is_meld:
+            out.append([item])
+        else:
+            rest = list(hand)
+            for c, n in need.items():
+                for _ in range(n):
+                    rest.remove(next(x for x in rest if x.code == c))
+            groups = frozenset() if is_meld else frozenset({item[0][:2]})
+            more, more_cut = _openings(opening_items(tuple(rest), table, variant), counts - need,
+                                       max(0, minimum - item[2]), variant, 20, is_meld, groups)
+            cut = cut or more_cut
+            out.extend(sorted(([item] + combo for combo in more), key=repr))
+        if len(out) >= limit:
+            return out[:limit], True
     return out, cut
+
+
+def opening_action(combo: list[tuple]) -> dict:
+    """The ``meld`` action laying an opening: its new melds, and its lay-offs as ``builds``."""
+    action: dict[str, Any] = {"type": "meld", "melds": [{"cards": list(c), "kind": k} for k, c, _ in combo
+                                                       if not isinstance(k, tuple)]}
+    builds = [{"meld": k[1], "cards": list(c), **({"end": k[2]} if k[2] else {})}
+              for k, c, _ in combo if isinstance(k, tuple)]
+    if builds:
+        action["builds"] = builds
+    return action
 
 
 def _run_ends(meld) -> tuple[tuple[int, str] | None, tuple[int, str] | None]:
@@ -177,15 +254,20 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
         out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k}]} for k, c, _ in melds)
     else:
         minimum = variant.p("opening", "minimum") or 0
+        items = melds + layoff_items(state.melds, hand, variant)
         if state.turn.must_use is not None:
-            openings, cut = _openings_with(state.turn.must_use.code, melds, hand, counts, minimum, variant)
+            openings, cut = _openings_with(state.turn.must_use.code, items, hand, counts, minimum, variant, state.melds)
         else:
-            openings, cut = _openings(melds, counts, minimum, variant, DEFAULT_CAP)
-        out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k} for k, c, _ in combo]} for combo in openings)
+            openings, cut = _openings(items, counts, minimum, variant, DEFAULT_CAP)
+        out.extend(opening_action(combo) for combo in openings)
     naturals = sorted({c.code for c in hand if not c.is_joker})
     has_joker = counts["JK"] > 0
     for tm in state.melds:
         meld = tm.meld
+        if meld.kind == "set" and meld.rank == 0:  # a set of jokers alone takes only jokers
+            if has_joker:
+                out.append({"type": "build", "meld": tm.id, "cards": ["JK"]})
+            continue
         if meld.kind == "set":
             rank = meld.slots[0].rank
             present = {s.suit for s in meld.slots if not s.is_joker}
@@ -242,12 +324,12 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     melds_ok: bool | None = None
     shortcut = not verify_all and state.turn.pending_jokers == 0 and state.turn.must_use is None
     for action in ordered[:cap]:
-        if action["type"] == "meld" and shortcut and melds_ok is not None:
+        if action["type"] == "meld" and shortcut and melds_ok is not None and "builds" not in action:
             if melds_ok:
                 legal.append(action)
             continue
         ok = adjudicate(variant, state, action_from_dict(action)).legal
-        if action["type"] == "meld":
+        if action["type"] == "meld" and "builds" not in action:
             melds_ok = ok
         if ok:
             legal.append(action)

@@ -70,7 +70,7 @@ class Slot:
 
     @property
     def stands_for(self) -> str:
-        return rank_code(self.rank) + self.suit
+        return rank_code(self.rank) + self.suit if self.rank else "JK"  # an all-joker set's joker: no card
 
 
 @dataclass(frozen=True)

@@ -90,8 +90,9 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
         try:
             game = _apply_entry(variant, game, i, entry, events)
         except _Inconsistent as exc:
-            inconsistency = {"hand": i + 1, "pointer": exc.where, "clause": exc.clause, "message": exc.message,
-                             **citation(exc.clause, variant.documents)}
+            clause = variant.cite(exc.clause)
+            inconsistency = {"hand": i + 1, "pointer": exc.where, "clause": clause, "message": exc.message,
+                             **citation(clause, variant.documents)}
             break
     return {
         "stakes": dict(game.stakes),

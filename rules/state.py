@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 
-from .cards import JOKER_CODE, Card, CardError, canonical, pack, parse_card
+from .cards import JOKER_CODE, Card, CardError, canonical, known_cards, pack, parse_card
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .melds import Failure, Meld, parse_token, readings
 from .variant import Variant
@@ -275,6 +275,9 @@ class _Reader:
         if len(value) > limit:
             self.bad(path, f"at most {limit} cards")
             return ()
+        known = known_cards(value)
+        if known is not None:  # the common case: every code is a plain card code
+            return known
         out = []
         for i, code in enumerate(value):
             card = self.card(code, path + (i,))

@@ -219,6 +219,14 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
     if not path.is_file():
         raise UnknownVariant(Problem("/variant", f"no variant {variant_id!r}; known: {', '.join(variant_ids(directory))}"))
     data = _load_file(path)
+    adopt = data.get("adopt_decisions")
+    if isinstance(adopt, dict) and isinstance(adopt.get("ids"), list):
+        source = {d["id"]: d for d in _thaw(_load_variant(str(adopt.get("from")), directory).decisions)}
+        missing = [i for i in adopt["ids"] if i not in source]
+        if missing:
+            raise InvalidRules(Problem("/adopt_decisions/ids", f"{path.name}: no such decisions in {adopt.get('from')}: {missing}"))
+        own = {d["id"] for d in data.get("decisions") or []}
+        data = {**data, "decisions": [source[i] for i in adopt["ids"] if i not in own] + list(data.get("decisions") or [])}
     parent = data.get("extends")
     if parent:
         base = _load_variant(parent, directory)
