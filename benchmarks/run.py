@@ -45,8 +45,13 @@ def line(name: str, value: str, target: str) -> None:
     print(f"  {name:<46} {value:>22}   target {target}")
 
 
+# The variant measured: the one of the README's example request (examples/first-turn.json), which
+# the HTTP benchmark sends too.
+VARIANT = json.loads((ROOT / "examples" / "first-turn.json").read_text())["variant"]
+
+
 def in_process() -> None:
-    v = load_variant("british")
+    v = load_variant(VARIANT)
     dealt, _ = deal(v, ["A", "B", "C", "D"], "bench")
     draw = action_from_dict({"type": "draw", "source": "stock"})
     after = adjudicate(v, dealt, draw).state
@@ -55,7 +60,7 @@ def in_process() -> None:
                          {"id": "B", "hand": ["2H", "3H", "4H", "AS", "AD", "AC", "KD", "QS", "QH", "10C"]}],
              "melds": [{"id": "m1", "owner": "A", "kind": "run", "cards": ["5C", "6C", "7C", "8C"]}],
              "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "3D", "source": "stock"}}
-    play = state_from_dict(expand_setup(setup, "british", None, "bench"), v)
+    play = state_from_dict(expand_setup(setup, VARIANT, None, "bench"), v)
     meld = action_from_dict({"type": "meld", "melds": [{"cards": ["5H", "6H", "JK(=7H)", "8H"], "kind": "run"},
                                                        {"cards": ["9S", "9D", "9C"], "kind": "set"}]})
     build = action_from_dict({"type": "build", "meld": "m1", "cards": ["4C"], "end": "low"})
@@ -70,18 +75,18 @@ def in_process() -> None:
 
     # legal-actions on the worst case: 20 cards holding 4 jokers (a four-joker pack)
     rules = {"pack": {"decks": 2, "jokers": 4}}
-    v4 = load_variant("british", rules)
+    v4 = load_variant(VARIANT, rules)
     worst = {"players": [{"id": "A", "hand": ["JK", "JK", "JK", "JK", "2S", "3S", "5S", "7S", "9H", "10H", "QH", "KD",
                                                "KC", "KS", "4D", "5D", "7C", "8C", "AC", "AH"]},
                          {"id": "B", "hand": ["2H", "3H", "4H", "6S", "6H", "6D", "6C"]}],
              "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "2S", "source": "stock"}}
-    worst_state = state_from_dict(expand_setup(worst, "british", rules, "bench"), v4)
+    worst_state = state_from_dict(expand_setup(worst, VARIANT, rules, "bench"), v4)
     opened = {**worst, "players": [{**worst["players"][0], "opened": True}, worst["players"][1]],
               "melds": [{"id": "m1", "owner": "A", "kind": "run", "cards": ["9D", "10D", "JD"]},
                         {"id": "m2", "owner": "B", "kind": "set", "cards": ["QS", "QD", "QC"]}]}
     worst["players"][1]["opened"] = True
     opened["players"][1] = {**opened["players"][1], "opened": True}
-    opened_state = state_from_dict(expand_setup(opened, "british", rules, "bench"), v4)
+    opened_state = state_from_dict(expand_setup(opened, VARIANT, rules, "bench"), v4)
     print("legal-actions, 20 cards with 4 jokers (median / p99, milliseconds)")
     for name, st in (("not yet opened (openings searched)", worst_state), ("opened, melds on the table", opened_state)):
         listing = legal_actions(v4, st)

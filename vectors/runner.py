@@ -2,7 +2,7 @@
 
     kalooki-conformance                                     # in-process, this referee
     kalooki-conformance --base-url http://127.0.0.1:8000    # any server speaking the API
-    kalooki-conformance --variant british --coverage        # one variant, with clause coverage
+    kalooki-conformance --variant <id> --coverage           # one variant, with clause coverage
     kalooki-conformance --jsonl report.jsonl --junit report.xml
 
 The runner first asks the target what it supports (``GET /v1/capabilities``: implementation name
