@@ -17,8 +17,9 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
 
-    from .routes import bp
+    from .routes import bp, warm
     app.register_blueprint(bp)
+    warm()  # load the variants and compile the validators now, not on a worker's first requests
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -58,21 +59,50 @@ def _body(component: str):
         raise _BadRequest(problem(415, "Unsupported media type", "send the request body as application/json",
                                   "unsupported-media-type"))
     try:
-        body = orjson.loads(request.get_data(cache=False) or b"null")
+        raw = request.get_data(cache=False) or b"null"
+        body = orjson.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise _BadRequest(problem(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
                                   "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]))
-    if _depth(body) > MAX_JSON_DEPTH:  # the rules core recurses on some values (e.g. `rules`); no request needs this
-        raise _BadRequest(problem(400, "Malformed JSON", f"the body is nested more than {MAX_JSON_DEPTH} levels deep",
-                                  "malformed-json", [{"pointer": "", "detail": "nested too deeply"}]))
+    # Nothing may recurse on a deeply nested body (the full validator, the rules core's merges, the
+    # answer's serialiser).  A body the schema accepts can nest freely only in its free-form parts
+    # (`rules`, a game's `sheet` rows), so only those are measured; any other body is measured whole
+    # before the full validator lists its problems.
+    if openapi.is_valid(component, body):
+        if isinstance(body, dict) and _free_depth(body) > MAX_JSON_DEPTH:
+            raise _too_deep()
+        return body
+    if _depth(raw) > MAX_JSON_DEPTH:
+        raise _too_deep()
     openapi.validate(component, body)
     return body
 
 
-MAX_JSON_DEPTH = 32  # the deepest valid request (a turn's swap_joker placing a meld) is under 10
+REQUEST_COMPONENTS = ("AdjudicateRequest", "DealRequest", "GameStartRequest", "LegalActionsRequest",
+                      "MeldCheckRequest", "ReplayRequest", "ScoreSheetRequest")
 
 
-def _depth(value) -> int:
+def warm() -> None:
+    """Fill the caches every request reads (variants, clause registry, compiled validators)."""
+    all_variants()
+    citation("turn.draw_meld_discard")
+    for component in REQUEST_COMPONENTS:
+        openapi.is_valid(component, None)
+
+
+def _too_deep() -> _BadRequest:
+    return _BadRequest(problem(400, "Malformed JSON", f"the body is nested more than {MAX_JSON_DEPTH} levels deep",
+                               "malformed-json", [{"pointer": "", "detail": "nested too deeply"}]))
+
+
+def _free_depth(body: dict) -> int:
+    """How deeply the schema's free-form parts of a request nest."""
+    game = body.get("game")
+    parts = [body.get("rules"), game.get("sheet") if isinstance(game, dict) else None]
+    return max(_value_depth(p) for p in parts)
+
+
+def _value_depth(value) -> int:
     """How deeply arrays and objects nest in ``value`` (iterative: no recursion on hostile input)."""
     deepest, stack = 0, [(value, 1)]
     while stack:
@@ -83,6 +113,26 @@ def _depth(value) -> int:
                 break
             stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node)
                          if isinstance(child, (dict, list)))
+    return deepest
+
+
+MAX_JSON_DEPTH = 32  # the deepest valid request (a turn's swap_joker placing a meld) is under 10
+
+
+_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def _depth(raw: bytes) -> int:
+    """How deeply arrays and objects nest in ``raw``, a JSON text already parsed (so its strings are
+    well formed): the strings are blanked out, then the brackets counted, without recursion."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', raw)):
+        if bracket in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
     return deepest
 
 

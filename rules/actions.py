@@ -2,8 +2,9 @@
 type's fields; ``player`` is optional and defaults to the player whose move it is."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Union
+from typing import Any, Union
 
 from .cards import Card, CardError, parse_card
 from .errors import MalformedInput, Problem, pointer

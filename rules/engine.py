@@ -6,7 +6,7 @@ A rule-illegal action is not an exception for the caller: it is a verdict with `
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
@@ -16,7 +16,7 @@ from .errors import MalformedInput, Problem, pointer
 from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set, is_identical,
                     meld_value, read_meld, _set_order)
 from .shuffle import shuffled
-from .state import Announcement, HandResult, State, TableMeld, Turn
+from .state import Announcement, HandResult, State, TableMeld, Turn, replace
 from .variant import Variant
 
 # The clause a general rule cites unless the variant's ``clause_map`` names another

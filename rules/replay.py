@@ -22,6 +22,7 @@ import hashlib
 import json
 from typing import Any, Mapping
 
+import orjson
 import rfc8785
 
 from .actions import action_from_dict
@@ -40,15 +41,15 @@ def canonical(doc: Any) -> bytes:
     """RFC 8785 canonical JSON of a position.
 
     Positions hold only strings, integers, booleans, null, lists and objects.  For those, Python's
-    ``json.dumps`` with sorted keys, no whitespace and no ASCII escaping writes exactly the JCS
+    ``json.dumps`` (or orjson) with sorted keys, no whitespace and no ASCII escaping writes exactly the JCS
     bytes, except that JCS orders keys by UTF-16 code units where Python orders by code points;
     the two orders can differ only when a key holds a character at or above U+E000.  So the fast
     writer is used when no such character occurs, and the ``rfc8785`` library otherwise.  (The
     referee's positions never hold floats, whose JCS form Python does not write.)"""
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    if text and max(text) >= "\ue000":
+    data = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)  # the same bytes as that json.dumps, faster
+    if not data.isascii() and max(data.decode("utf-8")) >= "\ue000":
         return rfc8785.dumps(doc)
-    return text.encode("utf-8")
+    return data
 
 
 def chain(previous: str | None, doc: Any) -> str:

@@ -10,13 +10,24 @@ Wire conventions (see docs/wire-format.md):
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from .cards import JOKER_CODE, Card, CardError, canonical, known_cards, pack, parse_card
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .melds import Failure, Meld, parse_token, readings
 from .variant import Variant
+
+def replace(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` for the engine's frozen value types, without re-running ``__init__``
+    (none of them validates there): a copy of the instance's fields with ``changes`` applied."""
+    new = object.__new__(type(obj))
+    fields_ = new.__dict__
+    fields_.update(obj.__dict__)
+    fields_.update(changes)
+    return new
+
 
 PHASES = ("draw", "play", "ended")
 SOURCES = ("stock", "discard")
@@ -189,15 +200,16 @@ class State:
         }
 
     def card_counts(self) -> Counter:
-        counts: Counter = Counter()
-        for p in self.players:
-            counts.update(c.code for c in p.hand)
-        counts.update(c.code for c in self.stock)
-        counts.update(c.code for c in self.discard)
+        """How many of each card code the state holds, wherever it lies."""
+        cards = [c for p in self.players for c in p.hand]
+        cards += self.stock
+        cards += self.discard
         for m in self.melds:
-            counts.update(c.code for c in m.meld.cards)
-        counts[JOKER_CODE] += self.turn.pending_jokers
-        return +counts
+            cards += m.meld.cards
+        counts = Counter([c.code for c in cards])
+        if self.turn.pending_jokers:
+            counts[JOKER_CODE] += self.turn.pending_jokers
+        return counts
 
 
 # ------------------------------------------------------------------------------------------
@@ -461,7 +473,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     # Conservation of cards.
     expected = pack(variant.p("pack", "decks"), variant.p("pack", "jokers"))
     counts = state.card_counts()
-    for code in sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c)):
+    for code in ([] if counts == expected else sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))):
         have, want = counts.get(code, 0), expected.get(code, 0)
         if have < want:
             bad(f"card {code} is missing: the pack has {want}, the state holds {have}")

@@ -56,3 +56,24 @@ def test_house_rules_nested_too_deep_are_refused(client):
         node = node["x"]
     r = client.post("/v1/adjudicate", json={**FIRST_TURN, "rules": rules})
     assert r.status_code == 422
+
+
+def _nested(levels: int) -> dict:
+    node: dict = {}
+    top = node
+    for _ in range(levels - 1):
+        node["x"] = {}
+        node = node["x"]
+    return top
+
+
+@pytest.mark.parametrize("where", ["rules", "sheet"])
+def test_deep_nesting_in_a_schema_valid_body_is_refused_at_once(client, where):
+    # the schema accepts anything inside house rules and a game's sheet rows: the depth is measured there
+    if where == "rules":
+        body = {**FIRST_TURN, "rules": _nested(40)}
+    else:
+        game = client.post("/v1/games", json={"variant": "british", "players": ["a", "b"], "seed": 1}).get_json()["game"]
+        body = {"variant": "british", "game": {**game, "sheet": [_nested(40)]}, "action": {"type": "next_hand", "seed": 2}}
+    r = client.post("/v1/adjudicate", json=body)
+    assert r.status_code == 400 and r.get_json()["errors"][0]["detail"] == "nested too deeply"
