@@ -21,16 +21,18 @@ class _Base(Schema):
         unknown = EXCLUDE  # unknown fields were already refused by the OpenAPI validation
 
     variant = fields.String(required=True)
-    rules = fields.Dict(load_default=None, allow_none=True)
+    # The bodies' shapes were checked against openapi.yaml already: the large objects are taken as
+    # they are (Raw), and the rules core reads them into its own value types.
+    rules = fields.Raw(load_default=None, allow_none=True)
 
     def _variant(self, data):
         return load_variant(data["variant"], data.get("rules"))
 
 
 class AdjudicateRequest(_Base):
-    state = fields.Dict(load_default=None)
-    game = fields.Dict(load_default=None)
-    action = fields.Dict(required=True)
+    state = fields.Raw(load_default=None)
+    game = fields.Raw(load_default=None)
+    action = fields.Raw(required=True)
 
     @post_load
     def build(self, data, **_):

@@ -59,7 +59,7 @@ def parse_rank(text: str) -> int:
 def known_cards(codes: list) -> tuple[Card, ...] | None:
     """The cards of a list of plain card codes, or None if any is not one (then parse one by one)."""
     try:
-        return tuple(_PARSED[c] for c in codes)
+        return tuple([_PARSED[c] for c in codes])
     except (KeyError, TypeError):
         return None
 
@@ -90,14 +90,25 @@ def sort_key(card: Card) -> tuple:
     return (0, _SUIT_ORDER[card.suit], -card.rank)
 
 
+# the canonical position of every card code (the order of ``sort_key``), for fast sorting
+_POSITION = {code: i for i, code in enumerate(sorted(_CODES.values(), key=lambda c: sort_key(_PARSED[c])))}
+
+
 def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=sort_key))
+    position = _POSITION.__getitem__
+    return tuple(sorted(cards, key=lambda card: position(card.code)))
 
 
 def pack(decks: int, jokers: int) -> Counter:
     """The multiset of card codes making up a pack of ``decks`` standard decks and ``jokers`` jokers
     (a fresh copy: the caller may change it)."""
     return Counter(_pack(decks, jokers))
+
+
+@functools.lru_cache(maxsize=64)
+def pack_counts(decks: int, jokers: int) -> dict[str, int]:
+    """The pack as a plain, shared (read-only) mapping of code to count, without absent cards."""
+    return {code: n for code, n in _pack(decks, jokers).items() if n}
 
 
 @functools.lru_cache(maxsize=64)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .cards import JOKER_CODE, Card, CardError, canonical, known_cards, pack, parse_card
+from .cards import JOKER_CODE, Card, CardError, canonical, known_cards, pack, pack_counts, parse_card
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .melds import Failure, Meld, parse_token, readings
 from .variant import Variant
@@ -473,7 +473,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     # Conservation of cards.
     expected = pack(variant.p("pack", "decks"), variant.p("pack", "jokers"))
     counts = state.card_counts()
-    for code in ([] if counts == expected else sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))):
+    same = dict.__eq__(counts, pack_counts(variant.p("pack", "decks"), variant.p("pack", "jokers")))
+    for code in ([] if same else sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))):
         have, want = counts.get(code, 0), expected.get(code, 0)
         if have < want:
             bad(f"card {code} is missing: the pack has {want}, the state holds {have}")
