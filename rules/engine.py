@@ -267,17 +267,22 @@ def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None =
 
 
 def _use_possible(variant: Variant, state: State, card: Card) -> bool:
-    """Whether ``card`` taken from the discard pile can go into a new meld with the hand, leaving a
-    card to discard (or, where the variant allows it, onto a meld on the table)."""
+    """Whether ``card`` taken from the discard pile can be melded at once (see ``_can_place``)."""
+    return _can_place(variant, state, card, state.current.hand + (card,),
+                      variant.p("draw", "taken_discard") == "meld_or_build")
+
+
+def _can_place(variant: Variant, state: State, card: Card, hand: tuple, onto_table: bool) -> bool:
+    """Whether ``card`` (one of ``hand``) can go at once into a new meld made with the hand, leaving
+    the cards the player must keep, or, with ``onto_table``, onto a meld on the table."""
     from .legal import _needs, single_melds
-    hand = state.current.hand + (card,)
     keep = 2 if state.current.barred else 1  # a barred player may not go out this turn
     counts = Counter(c.code for c in hand)
     for kind, cards, value in single_melds(hand, variant):
         need = _needs(cards)
         if card.code in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(cards) >= keep:
             return True
-    if variant.p("draw", "taken_discard") == "meld_or_build" and len(hand) - 1 >= keep:
+    if onto_table and len(hand) - 1 >= keep:
         token = Token(card)
         for tm in state.melds:
             if tm.meld.kind == "set":
@@ -447,26 +452,9 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
 
 
 def _joker_placeable(variant: Variant, state: State) -> bool:
-    """Whether the released jokers can go into a new meld with the hand (or, where allowed, onto a
-    meld on the table), leaving the cards a player must keep."""
-    from .legal import _needs, single_melds
-    player = state.current
-    keep = 2 if player.barred else 1
-    hand = player.hand + (JOKER,) * state.turn.pending_jokers
-    counts = Counter(c.code for c in hand)
-    for kind, cards, value in single_melds(hand, variant):
-        need = _needs(cards)
-        if "JK" in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(cards) >= keep:
-            return True
-    if variant.p("joker_reuse", "released_into") == "meld_or_build" and len(player.hand) >= keep:
-        token = Token(JOKER)
-        for tm in state.melds:
-            if tm.meld.kind == "set":
-                if isinstance(extend_set(tm.meld, [token], variant), Meld):
-                    return True
-            elif any(isinstance(extend_run(tm.meld, [token], end, variant), Meld) for end in ("low", "high")):
-                return True
-    return False
+    """Whether a released joker can be placed at once (see ``_can_place``)."""
+    hand = state.current.hand + (JOKER,) * state.turn.pending_jokers
+    return _can_place(variant, state, JOKER, hand, variant.p("joker_reuse", "released_into") == "meld_or_build")
 
 
 def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:

@@ -28,6 +28,7 @@ from .variant import Variant
 
 DEFAULT_CAP = 400
 MAX_OPENINGS_EXPLORED = 20000
+BASIC = ("announce", "pass", "draw", "discard")
 TYPE_ORDER = {"announce": 0, "pass": 1, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
 
 
@@ -242,6 +243,8 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
         if state.dealer_option:
             out.append({"type": "pass"})
         return out, cut
+    if state.dealer_option:  # the dealer took the upcard in exchange: only a discard can follow
+        return [{"type": "discard", "card": code} for code in sorted({c.code for c in hand})], cut
     pending = state.turn.pending_jokers
     if pending:
         # a released joker waits to be placed: only melds and builds that use it can come next
@@ -318,12 +321,19 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
     unique = {json.dumps(a, sort_keys=True): a for a in found}
-    ordered = [unique[k] for k in sorted(unique, key=lambda k: (TYPE_ORDER[unique[k]["type"]], k))]
-    truncated = cut or len(ordered) > cap
+    order = sorted(unique, key=lambda k: (TYPE_ORDER[unique[k]["type"]], k))
+    # The cap cuts the melds, builds and exchanges, never the few moves that end or pass a turn
+    # (draws, discards, an owed announcement, the dealer's pass): a cut list stays playable.
+    basic = [k for k in order if unique[k]["type"] in BASIC]
+    plays = [k for k in order if unique[k]["type"] not in BASIC]
+    room = max(0, cap - len(basic))
+    kept = set(plays[:room] + basic[:cap])
+    ordered = [unique[k] for k in order if k in kept]
+    truncated = cut or len(order) > cap
     legal = []
     melds_ok: bool | None = None
     shortcut = not verify_all and state.turn.pending_jokers == 0 and state.turn.must_use is None
-    for action in ordered[:cap]:
+    for action in ordered:
         if action["type"] == "meld" and shortcut and melds_ok is not None and "builds" not in action:
             if melds_ok:
                 legal.append(action)

@@ -53,9 +53,14 @@ def test_a_player_who_cannot_reach_forty_is_offered_no_meld():
 
 def test_the_cap_cuts_the_list_and_says_so(client):
     variant, state = make_state(OPENED)
-    full = legal_actions(variant, state)
-    cut = legal_actions(variant, state, cap=3)
-    assert cut["truncated"] and len(cut["actions"]) <= 3 and cut["actions"] == full["actions"][:len(cut["actions"])]
+    full = legal_actions(variant, state)["actions"]
+    discards = [a for a in full if a["type"] == "discard"]
+    plays = [a for a in full if a["type"] != "discard"]
+    # the cap cuts the melds, builds and exchanges, never the discards that end the turn
+    cut = legal_actions(variant, state, cap=len(discards) + 2)
+    assert cut["truncated"] and cut["actions"] == plays[:2] + discards
+    tiny = legal_actions(variant, state, cap=3)
+    assert tiny["truncated"] and tiny["actions"] == discards[:3]
 
 
 def test_the_route_answers_the_listing(client):
