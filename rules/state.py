@@ -238,12 +238,14 @@ class _Reader:
         if not isinstance(value, Mapping):
             self.bad(path, "expected an object")
             return {}
-        for k in value:
-            if k not in keys:
-                self.bad(path + (k,), f"unknown field {k!r}")
-        for k in sorted(required - set(value)):
-            self.bad(path + (k,), "required field is missing")
-        return dict(value)
+        if value.keys() - keys:
+            for k in value:
+                if k not in keys:
+                    self.bad(path + (k,), f"unknown field {k!r}")
+        if required - value.keys():
+            for k in sorted(required - value.keys()):
+                self.bad(path + (k,), "required field is missing")
+        return value  # only read
 
     def string(self, value: Any, path: tuple, default: str | None = None) -> str:
         if value is None and default is not None:
