@@ -19,7 +19,6 @@ step where the record was altered.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any, Mapping
 
 import orjson

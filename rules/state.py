@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from .cards import JOKER_CODE, Card, CardError, canonical, known_cards, pack, pack_counts, parse_card
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
