@@ -540,6 +540,14 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("on the first play the player on the dealer's left is to act", "to_act")
         if state.phase == "draw" and state.melds:
             bad("no melds can be on the table before the first play", "melds")
+    if state.first_play and state.phase == "draw":
+        # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
+        # kept the joker shown on the cut was dealt one card fewer)
+        dealt = variant.cards_for(len(state.players))
+        for i, p in enumerate(state.players):
+            if len(p.hand) != dealt:
+                bad(f"before the first play every player holds the {dealt} cards dealt; {p.id} holds {len(p.hand)}",
+                    "players", i, "hand")
     if state.announcement is not None:
         a = state.announcement
         if a.player not in seen:
