@@ -500,6 +500,11 @@ def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
         if rules["distinct_suits"] and c.suit in held:
             raise Illegal(clause, f"the set already holds the suit of {c.code}")
         held.append(c.suit)
+    return _set_releasing_one_joker(meld, naturals)
+
+
+def _set_releasing_one_joker(meld: Meld, naturals: Sequence[Card]) -> Meld:
+    """``meld`` with ``naturals`` added and one of its jokers taken out (released)."""
     slots = [s for s in meld.slots if not s.is_joker] + [Slot(c, meld.rank, c.suit) for c in naturals]
     slots += [Slot(JOKER, meld.rank, "")] * (meld.jokers - 1)
     return Meld("set", tuple(sorted(slots, key=_set_order)))
@@ -517,9 +522,7 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
     held = [s.card.suit for s in meld.slots if not s.is_joker]
     if variant.p("melds", "set", "distinct_suits") and natural.suit in held:
         raise Illegal(clause, f"the set already holds the suit of {natural.code}: only a missing suit takes the joker")
-    slots = [s for s in meld.slots if not s.is_joker] + [Slot(natural, meld.rank, natural.suit)]
-    slots += [Slot(JOKER, meld.rank, "")] * (meld.jokers - 1)
-    return Meld("set", tuple(sorted(slots, key=_set_order)))
+    return _set_releasing_one_joker(meld, [natural])
 
 
 # -- discard and the end of a turn --------------------------------------------------------------
