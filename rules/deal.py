@@ -28,7 +28,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     problems = []
     if len(set(players)) != len(players):
         problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.p("players", "min"), variant.p("players", "max")
+    lo, hi = variant.rules.players.min, variant.rules.players.max
     if not lo <= len(players) <= hi:
         problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
                                             f"({variant.cite('players.count.two_to_five')})"))
@@ -38,7 +38,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
         raise MalformedInput(problems)
     dealer = dealer if dealer is not None else players[-1]
     seed = seed_text(seed)
-    cards = shuffled(pack_order(variant.p("pack", "decks"), variant.p("pack", "jokers")), seed, "deal")
+    cards = shuffled(pack_order(variant.rules.pack.decks, variant.rules.pack.jokers), seed, "deal")
     n = len(players)
     start = (players.index(dealer) + 1) % n
     order = [players[(start + k) % n] for k in range(n)]
@@ -46,13 +46,13 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     each = variant.cards_for(n)
     hands: dict[str, list] = {pid: [] for pid in players}
     shown = None
-    if variant.p("deal", "joker_on_cut"):
+    if variant.rules.deal.joker_on_cut:
         cut = 4 + seeded_number(seed, "cut") % (len(cards) - 7)
         shown = cards[cut - 1]
         cards = cards[cut:] + cards[:cut]
         if shown.is_joker:
             hands[cutter].append(cards.pop())
-    packets = list(variant.p("deal", "packets") or [1] * each)
+    packets = list(variant.rules.deal.packets or [1] * each)
     pos = 0
     for k, size in enumerate(packets):
         for pid in order:
@@ -60,16 +60,16 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
             hands[pid].extend(cards[pos:pos + give])
             pos += give
     discard = ()
-    if variant.p("deal", "upcard"):
+    if variant.rules.deal.upcard:
         discard = (cards[pos],)
         pos += 1
     scores = scores or {}
-    option = variant.p("draw", "dealer_upcard_option")
+    option = variant.rules.draw.dealer_upcard_option
     state = State(
         players=tuple(Player(pid, canonical(hands[pid]), score=int(scores.get(pid, 0))) for pid in players),
         dealer=dealer, to_act=dealer if option else order[0], phase="draw", stock=tuple(cards[pos:]),
         discard=discard, first_play=True, seed=seed, dealer_option=option,
-        first_round=variant.p("draw", "free_discard_first_round"))
+        first_round=variant.rules.draw.free_discard_first_round)
     assert not check_state(state, variant), check_state(state, variant)
     record = {"algorithm": ALGORITHM, "seed": seed, "dealer": dealer, "first_to_play": state.to_act,
               "cut_by": cutter, "cards_each": each,

@@ -173,7 +173,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
     Returns the new state and how many released jokers were used."""
     jokers = sum(1 for t in tokens if t.card.is_joker)
     from_pending = min(jokers, state.turn.pending_jokers)
-    if from_pending and what == "build" and variant.p("joker_reuse", "released_into") == "new_meld":
+    if from_pending and what == "build" and variant.rules.joker_reuse.released_into == "new_meld":
         raise Illegal("joker_reuse.released_joker_used_at_once",
                       "a released joker must go into a new meld of the player's, not onto a meld on the table")
     needed = [t.card for t in tokens if not t.card.is_joker] + [JOKER] * (jokers - from_pending)
@@ -214,14 +214,14 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> S
         if action.card is not None and action.card != top:
             raise Illegal("draw.only_top_card",
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
-        taken = variant.p("draw", "taken_discard")
+        taken = variant.rules.draw.taken_discard
         if state.dealer_option:
             pass  # the dealer's exchange: no obligation comes with it
         elif not player.opened:
-            free = ((state.first_play and variant.p("draw", "first_play_free_upcard"))
-                    or (state.first_round and variant.p("draw", "free_discard_first_round")))
+            free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
+                    or (state.first_round and variant.rules.draw.free_discard_first_round))
             must_open = not free
-            in_opening = variant.p("draw", "discard_before_opening") == "in_opening" or taken != "keep"
+            in_opening = variant.rules.draw.discard_before_opening == "in_opening" or taken != "keep"
             if must_open and not _opening_possible(variant, player.hand + (top,), top if in_opening else None,
                                                    state.melds):
                 raise Illegal("draw.discard_only_with_initial_meld",
@@ -245,7 +245,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> S
 
 def _pass(variant: Variant, state: State, actor: str, events: list[dict]) -> State:
     if not state.dealer_option or state.phase != "draw":
-        raise Illegal("draw.dealer_upcard_option" if variant.p("draw", "dealer_upcard_option") else "turn.draw_meld_discard",
+        raise Illegal("draw.dealer_upcard_option" if variant.rules.draw.dealer_upcard_option else "turn.draw_meld_discard",
                       "only the dealer, before the first turn, may pass (declining the upcard)")
     events.append({"type": "passed", "player": actor})
     return replace(state, dealer_option=False, to_act=state.left_of(state.dealer))
@@ -256,7 +256,7 @@ def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None =
     count) reaches the opening minimum and leaves a card to discard (the bounded search of
     ``rules.legal``); with ``must_include``, one that uses that card."""
     from .legal import _openings, _openings_with, opening_items
-    minimum = variant.p("opening", "minimum") or 0
+    minimum = variant.rules.opening.minimum or 0
     counts = Counter(c.code for c in hand)
     items = opening_items(hand, table, variant)
     if must_include is None:
@@ -269,7 +269,7 @@ def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None =
 def _use_possible(variant: Variant, state: State, card: Card) -> bool:
     """Whether ``card`` taken from the discard pile can be melded at once (see ``_can_place``)."""
     return _can_place(variant, state, card, state.current.hand + (card,),
-                      variant.p("draw", "taken_discard") == "meld_or_build")
+                      variant.rules.draw.taken_discard == "meld_or_build")
 
 
 def _can_place(variant: Variant, state: State, card: Card, hand: tuple, onto_table: bool) -> bool:
@@ -309,7 +309,7 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
     must = state.turn.must_use
     if must is not None and any(t.card == must for t in tokens):
         state = replace(state, turn=replace(state.turn, must_use=None))
-    elif must is not None and (player.opened or not variant.p("opening", "counts_builds")):
+    elif must is not None and (player.opened or not variant.rules.opening.counts_builds):
         raise Illegal("draw.discard_only_with_initial_meld",
                       f"the discard taken ({must.code}) must be melded by the next action of the turn")
     opening = not player.opened
@@ -332,12 +332,12 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
         state = _build(variant, state, build, events, at + pointer("builds", i))
         laid_off += meld_value(state.meld(build.meld).meld, variant) - meld_value(before.meld, variant)
     if opening:
-        counted = total + (laid_off if variant.p("opening", "counts_builds") else 0)
-        minimum = variant.p("opening", "minimum")
-        kalookie = (variant.p("opening", "kalookie_exempt") and len(state.current.hand) == 1
+        counted = total + (laid_off if variant.rules.opening.counts_builds else 0)
+        minimum = variant.rules.opening.minimum
+        kalookie = (variant.rules.opening.kalookie_exempt and len(state.current.hand) == 1
                     and not state.turn.pending_jokers)
         if counted < minimum and not kalookie:
-            what = "new melds and lay-offs" if variant.p("opening", "counts_builds") else "new sets and runs"
+            what = "new melds and lay-offs" if variant.rules.opening.counts_builds else "new sets and runs"
             raise Illegal(clause_for(variant, "opening_minimum"),
                           f"the first meld must be worth at least {minimum} in {what}; this is worth {counted}")
         if state.turn.must_use is not None:
@@ -358,7 +358,7 @@ def _table_meld(state: State, meld_id: str, at: str) -> TableMeld:
 
 def _build(variant: Variant, state: State, action: Build, events: list[dict], at: str) -> State:
     player = state.current
-    if variant.p("building", "requires_opening") and not player.opened:
+    if variant.rules.building.requires_opening and not player.opened:
         raise Illegal("build.only_after_own_opening",
                       "a player adds to melds on the table only after laying their own opening")
     target = _table_meld(state, action.meld, at)
@@ -379,13 +379,13 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
             raise Illegal.of(new)
         k = len(action.tokens)
         low, high = state.turn.built(target.id)
-        per_end = variant.p("building", "max_per_run_end_per_turn")
+        per_end = variant.rules.building.max_per_run_end_per_turn
         already = low if end == "low" else high
         if per_end is not None and already + k > per_end:
             raise Illegal(clause_for(variant, "run_end_limit"),
                           f"at most {per_end} cards may be added to one end of a run in a turn "
                           f"({already} already added there); lay three or more as a new run")
-        per_run = variant.p("building", "max_per_run_per_turn")
+        per_run = variant.rules.building.max_per_run_per_turn
         if per_run is not None and low + high + k > per_run:
             raise Illegal(clause_for(variant, "run_total_limit"),
                           f"at most {per_run} cards may be added to a run in a turn ({low + high} already added)")
@@ -396,7 +396,7 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
             raise Illegal.of(new)
     must = state.turn.must_use
     if must is not None and any(t.card == must for t in action.tokens):
-        if variant.p("draw", "taken_discard") == "new_meld":
+        if variant.rules.draw.taken_discard == "new_meld":
             raise Illegal("draw.uk_discard_not_as_goer",
                           f"the discard taken ({must.code}) must go into a new meld of the player's, not onto a meld on the table")
         state = replace(state, turn=replace(state.turn, must_use=None))
@@ -412,7 +412,7 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
     events.append({"type": "built", "player": player.id, "meld": target.id,
                    "cards": [s.code for s in added] if added else [t.card.code for t in action.tokens],
                    **({"end": end} if end else {})})
-    if new.kind == "set" and new.jokers and len(new.slots) >= variant.p("melds", "set", "max"):
+    if new.kind == "set" and new.jokers and len(new.slots) >= variant.rules.melds.set.max:
         events.append({"type": "set_closed", "meld": target.id})
     return state
 
@@ -421,10 +421,10 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
 
 def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict], at: str) -> State:
     player = state.current
-    rules = variant.p("joker_reuse")
-    if not rules["allowed"]:
+    rules = variant.rules.joker_reuse
+    if not rules.allowed:
         raise Illegal("meld.permanent_no_rearrangement", "melded jokers cannot be taken back in this variant")
-    if rules["requires_opening"] and not player.opened:
+    if rules.requires_opening and not player.opened:
         raise Illegal("joker_reuse.requires_opening", "only a player who has opened may exchange for a joker")
     target = _table_meld(state, action.meld, at)
     meld = target.meld
@@ -454,7 +454,7 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
 def _joker_placeable(variant: Variant, state: State) -> bool:
     """Whether a released joker can be placed at once (see ``_can_place``)."""
     hand = state.current.hand + (JOKER,) * state.turn.pending_jokers
-    return _can_place(variant, state, JOKER, hand, variant.p("joker_reuse", "released_into") == "meld_or_build")
+    return _can_place(variant, state, JOKER, hand, variant.rules.joker_reuse.released_into == "meld_or_build")
 
 
 def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
@@ -463,7 +463,7 @@ def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     natural = naturals[0]
     for i, slot in enumerate(meld.slots):
         if slot.is_joker and slot.suit == natural.suit and (slot.rank == natural.rank or (slot.rank == 1 and natural.rank == 14)):
-            if variant.p("joker_reuse", "run_joker_position") == "interior" and i in (0, len(meld.slots) - 1):
+            if variant.rules.joker_reuse.run_joker_position == "interior" and i in (0, len(meld.slots) - 1):
                 raise Illegal(clause_for(variant, "run_joker_interior"),
                               "only a joker inside a run, not at its end, may be exchanged in this variant")
             slots = list(meld.slots)
@@ -475,7 +475,7 @@ def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
 
 
 def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
-    rules = variant.p("melds", "set")
+    rules = variant.rules.melds.set
     size = len(meld.slots)
     if meld.rank == 0:
         raise Illegal(CITE["all_joker_set"],
@@ -483,21 +483,21 @@ def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     if is_identical(meld):
         raise Illegal(CITE["identical_set"],
                       "a set of identical cards is complete: its joker cannot be exchanged")
-    if variant.p("joker_reuse", "set_exchange") == "one_natural":
+    if variant.rules.joker_reuse.set_exchange == "one_natural":
         return _swap_set_one(variant, meld, naturals)
-    if size >= rules["max"]:
+    if size >= rules.max:
         raise Illegal("joker_reuse.set_single_natural_closes_set",
                       f"a set of {size} cards with a joker is closed: its joker can never be taken")
     clause = "joker_reuse.set_needs_both_missing_naturals" if meld.jokers == 1 else "joker_reuse.set_two_jokers_release_one"
-    needed = rules["max"] - size + 1
+    needed = rules.max - size + 1
     if len(naturals) != needed:
         raise Illegal(clause, f"the joker is released only by adding {needed} naturals that fill the set "
-                              f"to {rules['max']} cards; {len(naturals)} offered")
+                              f"to {rules.max} cards; {len(naturals)} offered")
     held = [s.card.suit for s in meld.slots if not s.is_joker]
     for c in naturals:
         if c.rank != meld.rank:
             raise Illegal(clause, f"{c.code} is not of the set's rank")
-        if rules["distinct_suits"] and c.suit in held:
+        if rules.distinct_suits and c.suit in held:
             raise Illegal(clause, f"the set already holds the suit of {c.code}")
         held.append(c.suit)
     return _set_releasing_one_joker(meld, naturals)
@@ -513,14 +513,14 @@ def _set_releasing_one_joker(meld: Meld, naturals: Sequence[Card]) -> Meld:
 def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     """One natural of the set's rank, of a suit the set lacks, takes a joker's place."""
     size = len(meld.slots)
-    clause = clause_for(variant, "set_exchange_full" if size >= variant.p("melds", "set", "max") else "set_exchange_open")
+    clause = clause_for(variant, "set_exchange_full" if size >= variant.rules.melds.set.max else "set_exchange_open")
     if len(naturals) != 1:
         raise Illegal(clause, f"a set's joker is exchanged for exactly one natural card; {len(naturals)} offered")
     natural = naturals[0]
     if natural.rank != meld.rank:
         raise Illegal(clause, f"{natural.code} is not of the set's rank")
     held = [s.card.suit for s in meld.slots if not s.is_joker]
-    if variant.p("melds", "set", "distinct_suits") and natural.suit in held:
+    if variant.rules.melds.set.distinct_suits and natural.suit in held:
         raise Illegal(clause, f"the set already holds the suit of {natural.code}: only a missing suit takes the joker")
     return _set_releasing_one_joker(meld, [natural])
 
@@ -544,11 +544,11 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
                           "a player who did not announce their last cards may not go out on this turn")
         return _hand_won(variant, state, player.id, events)
     state = state.with_player(player.id, barred=False)
-    announce_at = variant.p("warning", "announce_at_most")
+    announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
     state = replace(state, announcement=announcement)
     if not state.stock:
-        if state.reshuffles < variant.p("stock", "reshuffles") and len(state.discard) > 1:
+        if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
             n = state.reshuffles + 1
             new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
             state = replace(state, stock=tuple(new_stock), discard=state.discard[:1], reshuffles=n)
@@ -570,11 +570,11 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[dict]) -
     kalookie) stake plus any per-card payment; under ``penalty`` the losers' cards are added to their
     running totals, under ``winner_collects`` the winner is credited with them."""
     kalookie = state.turn.opened_this_turn
-    model = variant.p("scoring", "model")
-    multiplier = variant.p("kalookie", "penalty_multiplier") if kalookie else 1
-    pay_multiplier = variant.p("kalookie", "payment_multiplier") if kalookie else 1
-    stake = variant.p("stakes", "kalookie" if kalookie else "call_up")
-    per_card, per_joker = variant.p("scoring", "per_card"), variant.p("scoring", "per_joker")
+    model = variant.rules.scoring.model
+    multiplier = variant.rules.kalookie.penalty_multiplier if kalookie else 1
+    pay_multiplier = variant.rules.kalookie.payment_multiplier if kalookie else 1
+    stake = variant.rules.stakes.kalookie if kalookie else variant.rules.stakes.call_up
+    per_card, per_joker = variant.rules.scoring.per_card, variant.rules.scoring.per_joker
     held: dict[str, int] = {}
     owed: dict[str, int] = {}
     for p in state.players:
@@ -609,7 +609,7 @@ def _announce(variant: Variant, state: State, action: Announce, actor: str, even
     if owed is None or owed.player != actor:
         raise Illegal("warning.announce_one_to_three_cards",
                       f"{actor} owes no announcement now: it follows a discard that leaves "
-                      f"1 to {variant.p('warning', 'announce_at_most')} cards")
+                      f"1 to {variant.rules.warning.announce_at_most} cards")
     if action.count != owed.count:
         raise Illegal("warning.announce_one_to_three_cards", f"{actor} holds {owed.count} cards, not {action.count}")
     events.append({"type": "announced", "player": actor, "count": owed.count})

@@ -110,12 +110,12 @@ class GameVerdict:
 
 def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[tuple[str, int], ...]:
     if stakes is None:
-        chosen = dict(variant.p("stakes"))
+        chosen = dict(variant.rules.stakes.as_pairs())
     elif isinstance(stakes, str):
-        presets = variant.p("stake_presets")
+        presets = variant.rules.stake_presets
         if stakes not in presets:
             raise MalformedInput(Problem(at, f"no stake preset {stakes!r}; known: {', '.join(sorted(presets))}"))
-        chosen = dict(presets[stakes])
+        chosen = dict(presets[stakes].as_pairs())
     elif isinstance(stakes, Mapping):
         bad = [Problem(pointer(*at.strip('/').split('/'), k) if at else pointer(k), "unknown stake")
                for k in stakes if k not in STAKE_KEYS]
@@ -151,14 +151,14 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     problems = []
     if len(set(players)) != len(players):
         problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.p("players", "min"), variant.p("players", "max")
+    lo, hi = variant.rules.players.min, variant.rules.players.max
     if not lo <= len(players) <= hi:
         problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
                                             f"({variant.cite('players.count.two_to_five')})"))
     if problems:
         raise MalformedInput(problems)
     agreed = resolve_stakes(variant, stakes)
-    seats, drawn = seating_draw(players, seed, variant.p("game", "seating_order"))
+    seats, drawn = seating_draw(players, seed, variant.rules.game.seating_order)
     initial = dict(agreed)["initial"]
     game = Game(tuple(GamePlayer(p, paid_to_pool=initial) for p in seats), seats[0], agreed,
                 initial * len(seats), "between")
@@ -271,7 +271,7 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
 def check_game(game: Game, variant: Variant) -> list[Problem]:
     problems: list[Problem] = []
     ids = [p.id for p in game.players]
-    limit = variant.p("game", "limit")
+    limit = variant.rules.game.limit
     if len(set(ids)) != len(ids):
         problems.append(Problem("/players", "player ids must be unique"))
     if game.dealer not in ids:
@@ -394,7 +394,7 @@ def _hand_action(variant: Variant, game: Game, action: Action, events: list[dict
 
 def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[dict]) -> Game:
     """Put a finished hand on the sheet: penalties, payments, eliminations and buy-in offers."""
-    limit = variant.p("game", "limit")
+    limit = variant.rules.game.limit
     number = game.hands_played + 1
     row: dict[str, Any] = {"hand": number, "dealer": game.dealer, "how": result.how, "winner": result.winner,
                            "penalties": dict(result.penalties), "payments": dict(result.payments)}
@@ -414,7 +414,7 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[d
     eliminated: list[str] = []
     queue: list[str] = []
     if over:
-        allowed = len(survivors) >= variant.p("game", "buy_in_min_survivors")
+        allowed = len(survivors) >= variant.rules.game.buy_in_min_survivors
         order = _clockwise_from_left_of(game, result.winner)
         for pid in order:
             p = game.player(pid)
@@ -438,7 +438,7 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[d
 
 def _buy_in_left(variant: Variant, used: int) -> bool:
     """Whether a player who has bought in ``used`` times may buy in again (``buy_ins_max`` null: always)."""
-    most = variant.p("game", "buy_ins_max")
+    most = variant.rules.game.buy_ins_max
     return most is None or used < most
 
 
@@ -484,11 +484,11 @@ def _game_action(variant: Variant, game: Game, action: dict, events: list[dict])
         raise MalformedInput(Problem("/player", f"{player!r} is not a player in the game"))
     if game.phase == "over":
         raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won, no buy-ins")
-    if variant.p("game", "limit") is None:
+    if variant.rules.game.limit is None:
         raise Illegal(clause_for(variant, "no_buy_in"), "this game has no elimination, no pool and no buying in")
     if game.phase != "buy_in" or player not in game.buy_in_queue:
         p = game.player(player)
-        if p.score <= variant.p("game", "limit") and not p.out:
+        if p.score <= variant.rules.game.limit and not p.out:
             raise Illegal(clause_for(variant, "elimination_limit"), f"{player} is within the limit and has nothing to buy back")
         if not _buy_in_left(variant, p.buy_ins):
             raise Illegal("buyin.max_two_per_game", f"{player} has used every buy-in allowed")

@@ -38,10 +38,10 @@ def _code(rank: int, suit: str) -> str:
 
 def _rank_value(rank: int, variant: Variant) -> int:
     if rank == 1:
-        return variant.p("values", "low_ace_in_meld")
+        return variant.rules.values.low_ace_in_meld
     if rank == 14:
-        return variant.p("values", "ace")
-    return variant.p("values", "picture") if rank >= 10 else rank
+        return variant.rules.values.ace
+    return variant.rules.values.picture if rank >= 10 else rank
 
 
 def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tuple[str, ...], int]]:
@@ -50,22 +50,22 @@ def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tu
     jokers = sum(1 for c in hand if c.is_joker)
     naturals = {(c.rank, c.suit) for c in hand if not c.is_joker}
     found: dict[tuple, tuple[str, tuple[str, ...]]] = {}
-    set_rules = variant.p("melds", "set")
+    set_rules = variant.rules.melds.set
     by_rank: dict[int, list[str]] = {}
     for rank, suit in sorted(naturals, key=lambda x: (x[0], SUITS.index(x[1]))):
         by_rank.setdefault(rank, []).append(suit)
     for rank, suits in by_rank.items():
-        for k in range(0, min(jokers, set_rules["max"] - 1) + 1):
+        for k in range(0, min(jokers, set_rules.max - 1) + 1):
             for m in range(1, len(suits) + 1):
-                if not set_rules["min"] <= m + k <= set_rules["max"]:
+                if not set_rules.min <= m + k <= set_rules.max:
                     continue
                 for subset in combinations(suits, m):
                     cards = tuple(_code(rank, s) for s in subset) + (f"JK(={rank_code(rank)})",) * k
                     found[("set",) + cards] = ("set", cards, worth[rank] * (m + k))
-    if set_rules["all_jokers"]:
-        for k in range(set_rules["min"], min(jokers, set_rules["max"]) + 1):
-            found[("set",) + ("JK",) * k] = ("set", ("JK",) * k, variant.p("values", "joker_set_each") * k)
-    run_min = variant.p("melds", "run", "min")
+    if set_rules.all_jokers:
+        for k in range(set_rules.min, min(jokers, set_rules.max) + 1):
+            found[("set",) + ("JK",) * k] = ("set", ("JK",) * k, variant.rules.values.joker_set_each * k)
+    run_min = variant.rules.melds.run.min
     for suit in SUITS:
         for lo, hi in _lines(variant):
             for start in range(lo, hi + 1):
@@ -94,17 +94,17 @@ def layoff_items(table, hand: tuple[Card, ...], variant: Variant) -> list[tuple]
     be laid off on each meld on the table, as opening items ``(("build", meld id, end), cards,
     value)``; one item at most is taken per meld and end.  Runs take chains of up to three cards
     (within the variant's limit per end), sets up to their free places."""
-    if not variant.p("opening", "counts_builds"):
+    if not variant.rules.opening.counts_builds:
         return []
     worth = {r: _rank_value(r, variant) for r in range(1, 15)}
     jokers = sum(1 for c in hand if c.is_joker)
     naturals = {(c.rank, c.suit) for c in hand if not c.is_joker}
-    per_end = min(3, variant.p("building", "max_per_run_end_per_turn") or 3)
+    per_end = min(3, variant.rules.building.max_per_run_end_per_turn or 3)
     out: list[tuple] = []
     for tm in table:
         m = tm.meld
         if m.kind == "set":
-            room = variant.p("melds", "set", "max") - len(m.slots)
+            room = variant.rules.melds.set.max - len(m.slots)
             if m.rank == 0 or room < 1:
                 continue
             present = {sl.suit for sl in m.slots if not sl.is_joker}
@@ -256,7 +256,7 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
     if player.opened:
         out.extend({"type": "meld", "melds": [{"cards": list(c), "kind": k}]} for k, c, _ in melds)
     else:
-        minimum = variant.p("opening", "minimum") or 0
+        minimum = variant.rules.opening.minimum or 0
         items = melds + layoff_items(state.melds, hand, variant)
         if state.turn.must_use is not None:
             openings, cut = _openings_with(state.turn.must_use.code, items, hand, counts, minimum, variant, state.melds)

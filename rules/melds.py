@@ -122,13 +122,13 @@ class Failure:
 def slot_value(slot: Slot, variant: Variant) -> int:
     rank = slot.rank
     if rank == 0:
-        return variant.p("values", "joker_set_each")
+        return variant.rules.values.joker_set_each
     if rank == 1:
-        return variant.p("values", "low_ace_in_meld")
+        return variant.rules.values.low_ace_in_meld
     if rank == 14:
-        return variant.p("values", "ace")
+        return variant.rules.values.ace
     if rank >= 10:
-        return variant.p("values", "picture")
+        return variant.rules.values.picture
     return rank
 
 
@@ -139,11 +139,11 @@ def meld_value(meld: Meld, variant: Variant) -> int:
 def card_penalty(card: Card, variant: Variant) -> int:
     """What a card left in a loser's hand costs."""
     if card.is_joker:
-        return variant.p("values", "joker_in_hand")
+        return variant.rules.values.joker_in_hand
     if card.rank == 14:
-        return variant.p("values", "ace")
+        return variant.rules.values.ace
     if card.rank >= 10:
-        return variant.p("values", "picture")
+        return variant.rules.values.picture
     return card.rank
 
 
@@ -153,7 +153,7 @@ def _set_order(slot: Slot) -> tuple:
 
 def _lines(variant: Variant) -> list[tuple[int, int]]:
     """The rank ranges a run may occupy: (lowest, highest), ace 1 when low and 14 when high."""
-    ace = variant.p("melds", "run", "ace")
+    ace = variant.rules.melds.run.ace
     return {"high": [(2, 14)], "low": [(1, 13)], "high_or_low": [(2, 14), (1, 13)]}[ace]
 
 
@@ -162,26 +162,26 @@ def _map_rank(rank: int, line: tuple[int, int]) -> int:
 
 
 def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld], Failure | None]:
-    rules = variant.p("melds", "set")
+    rules = variant.rules.melds.set
     naturals = [t.card for t in tokens if not t.card.is_joker]
     jokers = [t for t in tokens if t.card.is_joker]
     clause = "meld.set.three_or_four_distinct_suits"
     if not naturals:
-        if rules["all_jokers"] and rules["min"] <= len(tokens) <= rules["max"] and not any(j.rank for j in jokers):
+        if rules.all_jokers and rules.min <= len(tokens) <= rules.max and not any(j.rank for j in jokers):
             return [Meld("set", tuple(Slot(JOKER, 0, "") for _ in jokers))], None
-        if rules["all_jokers"]:
+        if rules.all_jokers:
             return [], Failure(CITE["all_joker_set"],
-                               f"a set of jokers alone has {rules['min']} to {rules['max']} undeclared jokers")
+                               f"a set of jokers alone has {rules.min} to {rules.max} undeclared jokers")
         return [], Failure("joker.wild_for_any_card", "a set needs at least one natural card to fix its rank")
     ranks = {c.rank for c in naturals}
     if len(ranks) > 1:
         return [], Failure(clause, "the natural cards of a set must all be of one rank")
     rank = naturals[0].rank
-    if len(tokens) < rules["min"] or len(tokens) > rules["max"]:
-        return [], Failure(clause, f"a set has {rules['min']} to {rules['max']} cards, not {len(tokens)}")
-    if rules["distinct_suits"] and len({c.suit for c in naturals}) < len(naturals):
+    if len(tokens) < rules.min or len(tokens) > rules.max:
+        return [], Failure(clause, f"a set has {rules.min} to {rules.max} cards, not {len(tokens)}")
+    if rules.distinct_suits and len({c.suit for c in naturals}) < len(naturals):
         identical = len(set(naturals)) == 1 and len(tokens) == 3
-        if not rules["identical_triples"]:
+        if not rules.identical_triples:
             return [], Failure(clause, "a set may not hold two cards of the same suit")
         if not identical:
             return [], Failure(CITE["identical_set"],
@@ -215,7 +215,7 @@ def _run_windows(naturals: list[Card], n: int, line: tuple[int, int]) -> list[in
 
 
 def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld], Failure | None]:
-    rules = variant.p("melds", "run")
+    rules = variant.rules.melds.run
     clause = "meld.run.three_plus_same_suit"
     naturals = [t.card for t in tokens if not t.card.is_joker]
     jokers = [t for t in tokens if t.card.is_joker]
@@ -226,8 +226,8 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     if len(suits) > 1:
         return [], Failure(clause, "all the cards of a run must be of one suit")
     suit = naturals[0].suit
-    if n < rules["min"]:
-        return [], Failure(clause, f"a run has at least {rules['min']} cards")
+    if n < rules.min:
+        return [], Failure(clause, f"a run has at least {rules.min} cards")
     if len({c.rank for c in naturals}) < len(naturals):
         return [], Failure(clause, "a run cannot hold the same card twice")
     for j in jokers:
@@ -262,7 +262,7 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         return list(readings.values()), None
     if not any_window:
         # Would the cards make a run if the ace stood elsewhere (low, high, or round the corner)?
-        ace_clause = ACE_CLAUSE[rules["ace"]]
+        ace_clause = ACE_CLAUSE[rules.ace]
         if any(c.rank == 14 for c in naturals) or any(j.rank == 14 for j in jokers):
             for line in [(1, 13), (2, 14)]:
                 if _run_windows(naturals, n, line):
@@ -307,7 +307,7 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
         return failure
-    if (variant.p("melds", "run", "joker_declaration") == "always" and any(m.kind == "run" for m in found)
+    if (variant.rules.melds.run.joker_declaration == "always" and any(m.kind == "run" for m in found)
             and any(t.card.is_joker and not t.declared for t in tokens)):
         return Failure("joker.declare_run_end_joker",
                        "every joker laid in a run must be declared as its card, e.g. JK(=9H)",
@@ -330,7 +330,7 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
 def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) -> Meld | Failure:
     """``meld`` with ``tokens`` added at its ``low`` or ``high`` end."""
     k = len(tokens)
-    ace = variant.p("melds", "run", "ace")
+    ace = variant.rules.melds.run.ace
     may_low = ace in ("low", "high_or_low") and meld.high != 14
     may_high = ace in ("high", "high_or_low") and meld.low != 1
     lo_bound = 1 if may_low else 2
@@ -369,10 +369,10 @@ def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) 
 
 
 def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | Failure:
-    rules = variant.p("melds", "set")
+    rules = variant.rules.melds.set
     clause = "build.set_to_four_cards"
-    if len(meld.slots) + len(tokens) > rules["max"]:
-        return Failure(clause, f"a set holds at most {rules['max']} cards")
+    if len(meld.slots) + len(tokens) > rules.max:
+        return Failure(clause, f"a set holds at most {rules.max} cards")
     slots = list(meld.slots)
     if meld.rank == 0 and any(not t.card.is_joker or t.rank for t in tokens):
         return Failure(CITE["all_joker_set"], "a set made of jokers alone takes only more jokers")
@@ -386,7 +386,7 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
             return Failure(clause, f"{t.card.code} is not of the set's rank")
         if is_identical(meld):
             return Failure(CITE["identical_set"], "a set of three identical cards is complete")
-        if rules["distinct_suits"] and any(s.card.suit == t.card.suit for s in slots if not s.is_joker):
+        if rules.distinct_suits and any(s.card.suit == t.card.suit for s in slots if not s.is_joker):
             return Failure("joker.set_joker_suit_undeclared" if meld.jokers else clause,
                            f"the set already holds a {rank_code(meld.rank)} of that suit")
         slots.append(Slot(t.card, meld.rank, t.card.suit))

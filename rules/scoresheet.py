@@ -72,7 +72,7 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
     problems = []
     if not isinstance(players, list) or len(set(players)) != len(players):
         problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.p("players", "min"), variant.p("players", "max")
+    lo, hi = variant.rules.players.min, variant.rules.players.max
     if isinstance(players, list) and not lo <= len(players) <= hi:
         problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi}"))
     if dealer is not None and dealer not in players:
@@ -208,7 +208,7 @@ def _penalties(variant: Variant, game: Game, entry: Mapping, at: str, winner: st
                how: str) -> dict[str, int]:
     given = dict(entry.get("penalties") or {})
     cards = dict(entry.get("hands") or {})
-    multiplier = variant.p("kalookie", "penalty_multiplier") if how == "kalookie" else 1
+    multiplier = variant.rules.kalookie.penalty_multiplier if how == "kalookie" else 1
     recorded = dict(entry.get("scores") or {})
     buying_in = dict(entry.get("buy_ins") or {})
     out: dict[str, int] = {}

@@ -459,7 +459,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         problems.append(Problem(pointer(*path), detail))
 
     ids = [p.id for p in state.players]
-    lo, hi = variant.p("players", "min"), variant.p("players", "max")
+    lo, hi = variant.rules.players.min, variant.rules.players.max
     if not lo <= len(ids) <= hi:
         bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite('players.count.two_to_five')})", "players")
     seen = set()
@@ -473,9 +473,9 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         bad(f"to_act {state.to_act!r} is not a player", "to_act")
 
     # Conservation of cards.
-    expected = pack(variant.p("pack", "decks"), variant.p("pack", "jokers"))
+    expected = pack(variant.rules.pack.decks, variant.rules.pack.jokers)
     counts = state.card_counts()
-    same = dict.__eq__(counts, pack_counts(variant.p("pack", "decks"), variant.p("pack", "jokers")))
+    same = dict.__eq__(counts, pack_counts(variant.rules.pack.decks, variant.rules.pack.jokers))
     for code in ([] if same else sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))):
         have, want = counts.get(code, 0), expected.get(code, 0)
         if have < want:
@@ -526,12 +526,12 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
                 bad(f"{p.id} has no cards but the hand has not ended", "players", i, "hand")
         if state.phase == "draw" and not state.stock:
             bad("the stock is empty at the start of a turn: it should have been reshuffled or the hand voided", "stock")
-    if state.discard == () and state.phase == "draw" and state.first_play and variant.p("deal", "upcard"):
+    if state.discard == () and state.phase == "draw" and state.first_play and variant.rules.deal.upcard:
         bad("the first play of a deal starts with the upcard on the discard pile", "discard")
-    if state.first_round and not variant.p("draw", "free_discard_first_round"):
+    if state.first_round and not variant.rules.draw.free_discard_first_round:
         bad("this variant gives no free discard in the first round", "first_round")
     if state.dealer_option:
-        if not variant.p("draw", "dealer_upcard_option"):
+        if not variant.rules.draw.dealer_upcard_option:
             bad("this variant gives the dealer no upcard option", "dealer_option")
         elif not state.first_play or state.phase == "ended" or state.to_act != state.dealer:
             bad("the dealer's upcard option is open only before the first play, with the dealer to act", "dealer_option")
@@ -556,7 +556,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("an announcement is owed only between a player's discard and the next player's draw", "announcement")
         elif len(state.player(a.player).hand) != a.count:
             bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
-    max_re = variant.p("stock", "reshuffles")
+    max_re = variant.rules.stock.reshuffles
     if state.reshuffles > max_re:
         bad(f"{state.reshuffles} reshuffles; this variant allows {max_re}", "reshuffles")
     return problems

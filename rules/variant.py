@@ -16,9 +16,11 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 import jsonschema
+import orjson
 import yaml
 
 from .errors import InvalidRules, Problem, UnknownVariant, pointer
+from .params import RULES_SCHEMA, Rules, load_rules
 
 HERE = Path(__file__).resolve().parent
 VARIANT_DIR = HERE / "variants"
@@ -88,7 +90,8 @@ class Variant:
     sources: tuple
     clauses: tuple
     decisions: tuple
-    params: Mapping = field(repr=False)
+    params: Mapping = field(repr=False)   # the parameters as data (their wire form)
+    rules: Rules = field(repr=False)       # the same, typed: what the engine reads
     clause_map: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
     overrides: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
 
@@ -97,19 +100,9 @@ class Variant:
         """The source documents this variant is built from (its ``sources``)."""
         return tuple(s["document"] for s in self.sources)
 
-    def p(self, *path: str) -> Any:
-        """A parameter by its path, e.g. ``variant.p("building", "max_per_run_end_per_turn")``."""
-        node: Any = self.params
-        for key in path:
-            node = node[key]
-        return node
-
     def cards_for(self, players: int) -> int:
         """Cards dealt to each player at a table of ``players``."""
-        table = self.p("deal", "cards_by_players")
-        if table is not None and str(players) in table:
-            return table[str(players)]
-        return self.p("deal", "cards_each")
+        return self.rules.deal.cards_for(players)
 
     def cite(self, clause: str) -> str:
         """The clause this variant cites for a rule the engine names ``clause`` (its ``clause_map``
@@ -118,21 +111,37 @@ class Variant:
 
     @property
     def pack_size(self) -> int:
-        return 52 * self.p("pack", "decks") + self.p("pack", "jokers")
+        return self.rules.pack.size
 
     def with_rules(self, rules: Mapping | None, base_pointer: str = "/rules") -> "Variant":
-        """This variant with house-rule overrides applied (validated; errors name the field)."""
+        """This variant with house-rule overrides applied (validated; errors name the field).  A
+        variant with the same house rules is resolved once and kept (by its canonical rules)."""
         if not rules:
             return self
         if not isinstance(rules, Mapping):
             raise InvalidRules(Problem(base_pointer, "house rules are an object of parameter overrides"))
         if _depth(rules) > MAX_RULES_DEPTH:
             raise InvalidRules(Problem(base_pointer, f"house rules nest at most {MAX_RULES_DEPTH} levels"))
+        try:
+            key = (self.id, self._overrides_key, base_pointer, orjson.dumps(rules, option=orjson.OPT_SORT_KEYS))
+        except TypeError:  # e.g. an integer beyond 64 bits: refused below, never cached
+            key = None
+        if key is not None and key in _RESOLVED:
+            return _RESOLVED[key]
         merged = deep_merge(_thaw(self.params), rules)
-        _check_parameters(merged, base_pointer)
-        return Variant(self.id, self.name, self.family, self.extends, self.sources, self.clauses,
-                       self.decisions, _freeze(merged), self.clause_map,
-                       _freeze(deep_merge(_thaw(self.overrides), rules)))
+        typed = _check_parameters(merged, base_pointer)
+        resolved = Variant(self.id, self.name, self.family, self.extends, self.sources, self.clauses,
+                           self.decisions, _freeze(merged), typed, self.clause_map,
+                           _freeze(deep_merge(_thaw(self.overrides), rules)))
+        if key is not None:
+            if len(_RESOLVED) >= MAX_RESOLVED:
+                _RESOLVED.pop(next(iter(_RESOLVED)))
+            _RESOLVED[key] = resolved
+        return resolved
+
+    @property
+    def _overrides_key(self) -> bytes:
+        return orjson.dumps(_thaw(self.overrides), option=orjson.OPT_SORT_KEYS)
 
     def to_dict(self) -> dict:
         return {
@@ -144,23 +153,37 @@ class Variant:
         }
 
 
-def _check_parameters(params: dict, base_pointer: str) -> None:
-    schema = variant_schema()
-    validator = jsonschema.Draft202012Validator({**schema["$defs"]["parameters"], "$defs": schema["$defs"]})
+# Variants with house rules, resolved once: (variant, pointer, canonical rules) -> Variant.
+_RESOLVED: dict[tuple, "Variant"] = {}
+MAX_RESOLVED = 512
+
+
+def _known_fields(path: tuple[str, ...]) -> list[str] | None:
+    """The parameter names the schema knows at ``path`` (for the message on an unknown one)."""
+    schema: Any = RULES_SCHEMA
+    for key in path:
+        f = schema.fields.get(key) if hasattr(schema, "fields") else None
+        if f is None or not hasattr(f, "schema"):
+            return None
+        schema = f.schema
+    return sorted(schema.fields)
+
+
+def _check_parameters(params: dict, base_pointer: str) -> Rules:
+    """``params`` as typed ``Rules``; InvalidRules naming every bad field."""
+    typed, errors = load_rules(params)
     problems = []
-    for err in sorted(validator.iter_errors(params), key=lambda e: list(e.absolute_path)):
-        path = list(err.absolute_path)
-        if err.validator == "additionalProperties":
-            allowed = set(err.schema.get("properties", {}))
-            for extra in sorted(set(err.instance) - allowed):
-                problems.append(Problem(base_pointer + pointer(*path, extra),
-                                        f"unknown rule {extra!r}; known here: {', '.join(sorted(allowed))}"))
-            continue
-        problems.append(Problem(base_pointer + pointer(*path), err.message))
+    for path, message in sorted(errors):
+        if message == "Unknown field.":
+            known = _known_fields(path[:-1])
+            shown = path[-1] if len(path[-1]) <= 40 else path[-1][:37] + "..."
+            message = f"unknown rule {shown!r}" + (f"; known here: {', '.join(known)}" if known else "")
+        problems.append(Problem(base_pointer + pointer(*path), message))
     if not problems:
         problems = _cross_checks(params, base_pointer)
-    if problems:
-        raise InvalidRules(problems)
+    if problems or typed is None:
+        raise InvalidRules(problems or [Problem(base_pointer, "invalid parameters")])
+    return typed
 
 
 def _cross_checks(params: dict, base_pointer: str) -> list[Problem]:
@@ -240,10 +263,10 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
     _validate_file(data, path.name)
     if data["id"] != variant_id:
         raise InvalidRules(Problem("/id", f"{path.name}: id {data['id']!r} does not match the file name"))
-    _check_parameters(data["parameters"], "/parameters")
+    typed = _check_parameters(data["parameters"], "/parameters")
     return Variant(data["id"], data["name"], data["family"], data.get("extends"),
                    _freeze(data["sources"]), tuple(data["clauses"]), _freeze(data.get("decisions", [])),
-                   _freeze(data["parameters"]), _freeze(data.get("clause_map", {})))
+                   _freeze(data["parameters"]), typed, _freeze(data.get("clause_map", {})))
 
 
 def variant_ids(directory: str | Path = VARIANT_DIR) -> list[str]:

@@ -65,8 +65,8 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
     while stats["turns"] < turns:
         variant_id = variants[hand_no % len(variants)]
         variant = load_variant(variant_id)
-        full = pack(variant.p("pack", "decks"), variant.p("pack", "jokers"))
-        n = rng.randint(variant.p("players", "min"), variant.p("players", "max"))
+        full = pack(variant.rules.pack.decks, variant.rules.pack.jokers)
+        n = rng.randint(variant.rules.players.min, variant.rules.players.max)
         state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"random-{seed}-{hand_no}")
         hand_no += 1
         steps = 0

@@ -4,6 +4,7 @@ that clause, with a readable first difference; unsupported variants are skipped 
 JSON Lines and JUnit reports are written."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from contextlib import contextmanager
@@ -13,7 +14,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from api import create_app
-from rules.variant import Variant
+import rules.variant as variant_module
 from vectors import runner
 from vectors.suite import load_vectors
 
@@ -47,14 +48,20 @@ ALTERED_CLAUSE = "build.run_max_two_per_end_per_turn"
 
 @pytest.fixture
 def three_per_end(monkeypatch):
-    real = Variant.p
+    real = variant_module.load_rules
 
-    def altered(self, *path):
-        value = real(self, *path)
-        if path == ("building", "max_per_run_end_per_turn") and value == 2:
-            return 3
-        return value
-    monkeypatch.setattr(Variant, "p", altered)
+    def altered(params):
+        typed, errors = real(params)
+        if typed is not None and typed.building.max_per_run_end_per_turn == 2:
+            typed = dataclasses.replace(typed, building=dataclasses.replace(typed.building, max_per_run_end_per_turn=3))
+        return typed, errors
+    monkeypatch.setattr(variant_module, "load_rules", altered)
+    variant_module._load_variant.cache_clear()
+    variant_module._RESOLVED.clear()
+    yield
+    monkeypatch.undo()
+    variant_module._load_variant.cache_clear()
+    variant_module._RESOLVED.clear()
 
 
 def test_a_wrong_implementation_fails_exactly_the_vectors_of_the_altered_rule(three_per_end, tmp_path, capsys):

@@ -9,8 +9,8 @@ from rules import InvalidRules, UnknownVariant, load_variant, variant_ids
 def test_british_loads_with_its_parameters():
     v = load_variant("british")
     assert v.pack_size == 106
-    assert v.p("opening", "minimum") == 40
-    assert v.p("players", "max") == 5
+    assert v.rules.opening.minimum == 40
+    assert v.rules.players.max == 5
     assert "british" in variant_ids()
 
 
@@ -31,9 +31,9 @@ def test_bad_overrides_name_the_field(rules, pointer):
 
 def test_a_good_override_changes_only_that_parameter():
     v = load_variant("british", {"opening": {"minimum": 51}})
-    assert v.p("opening", "minimum") == 51
-    assert v.p("building", "max_per_run_end_per_turn") == 2
-    assert load_variant("british").p("opening", "minimum") == 40
+    assert v.rules.opening.minimum == 51
+    assert v.rules.building.max_per_run_end_per_turn == 2
+    assert load_variant("british").rules.opening.minimum == 40
 
 
 def test_unknown_variant():

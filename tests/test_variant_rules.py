@@ -18,45 +18,45 @@ def _variants_where(predicate) -> list[str]:
 
 
 @pytest.mark.parametrize("variant, n", [(v, n) for v in variant_ids()
-                                        for n in range(load_variant(v).p("players", "min"), load_variant(v).p("players", "max") + 1)])
+                                        for n in range(load_variant(v).rules.players.min, load_variant(v).rules.players.max + 1)])
 def test_every_variant_deals_its_own_count_for_each_table(variant, n):
     v = load_variant(variant)
     state, record = deal(v, [f"P{i}" for i in range(n)], f"count-{variant}-{n}")
-    table = v.p("deal", "cards_by_players") or {}
-    want = table.get(str(n), v.p("deal", "cards_each"))
+    table = v.rules.deal.cards_by_players or {}
+    want = table.get(n, v.rules.deal.cards_each)
     assert record["cards_each"] == want
     assert all(len(p.hand) == want for p in state.players)
     # every card of the variant's pack is dealt, turned up or in the stock
-    assert state.card_counts() == +pack(v.p("pack", "decks"), v.p("pack", "jokers"))
+    assert state.card_counts() == +pack(v.rules.pack.decks, v.rules.pack.jokers)
 
 
-@pytest.mark.parametrize("variant", _variants_where(lambda v: v.p("deal", "packets") and not v.p("deal", "joker_on_cut")))
+@pytest.mark.parametrize("variant", _variants_where(lambda v: v.rules.deal.packets and not v.rules.deal.joker_on_cut))
 def test_packet_deals_follow_the_documented_order(variant):
     v = load_variant(variant)
-    cards = shuffled(pack_order(v.p("pack", "decks"), v.p("pack", "jokers")), "packets", "deal")
+    cards = shuffled(pack_order(v.rules.pack.decks, v.rules.pack.jokers), "packets", "deal")
     state, _ = deal(v, PLAYERS4, "packets", dealer="W")
     expected = {p: [] for p in PLAYERS4}
     pos = 0
-    for size in v.p("deal", "packets"):
+    for size in v.rules.deal.packets:
         for p in ["N", "E", "S", "W"]:  # clockwise from the dealer's left
             expected[p] += cards[pos:pos + size]
             pos += size
     for player in state.players:
         assert Counter(c.code for c in player.hand) == Counter(c.code for c in expected[player.id])
-    if v.p("deal", "upcard"):
+    if v.rules.deal.upcard:
         assert state.discard == (cards[pos],)
         pos += 1
     assert state.stock[:3] == tuple(cards[pos:pos + 3])
 
 
-@pytest.mark.parametrize("variant", _variants_where(lambda v: v.p("deal", "joker_on_cut")))
+@pytest.mark.parametrize("variant", _variants_where(lambda v: v.rules.deal.joker_on_cut))
 def test_a_joker_on_the_cut_goes_to_the_cutter_who_gets_one_card_fewer(variant):
     v = load_variant(variant)
     size = v.pack_size
     seeds = [f"cut-{i}" for i in range(400)]
     shown = {}
     for seed in seeds:
-        cards = shuffled(pack_order(v.p("pack", "decks"), v.p("pack", "jokers")), seed, "deal")
+        cards = shuffled(pack_order(v.rules.pack.decks, v.rules.pack.jokers), seed, "deal")
         shown[seed] = cards[4 + seeded_number(seed, "cut") % (size - 7) - 1]
     with_joker = [s for s in seeds if shown[s].is_joker]
     without = [s for s in seeds if not shown[s].is_joker]
@@ -66,12 +66,12 @@ def test_a_joker_on_the_cut_goes_to_the_cutter_who_gets_one_card_fewer(variant):
         assert record["cut_shows"] == shown[seed].code and record["cut_by"] == "S"
         assert record["cutter_keeps_joker"] is shown[seed].is_joker
         assert all(len(p.hand) == v.cards_for(4) for p in state.players)
-        assert state.card_counts() == +pack(v.p("pack", "decks"), v.p("pack", "jokers"))
+        assert state.card_counts() == +pack(v.rules.pack.decks, v.rules.pack.jokers)
     state, _ = deal(v, PLAYERS4, with_joker[0], dealer="W")
     assert "JK" in [c.code for c in state.player("S").hand]
 
 
-@pytest.mark.parametrize("variant", _variants_where(lambda v: v.p("draw", "dealer_upcard_option")))
+@pytest.mark.parametrize("variant", _variants_where(lambda v: v.rules.draw.dealer_upcard_option))
 def test_the_dealer_option_comes_first_and_only_as_an_exchange_or_a_pass(variant):
     v = load_variant(variant)
     state, record = deal(v, PLAYERS4, "option", dealer="W")

@@ -55,7 +55,7 @@ def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -
     if unknown:
         raise BuildError(f"{where}: unknown setup keys {sorted(unknown)}")
     variant = load_variant(variant_id, rules)
-    pack = pack_order(variant.p("pack", "decks"), variant.p("pack", "jokers"))
+    pack = pack_order(variant.rules.pack.decks, variant.rules.pack.jokers)
     remaining = Counter(c.code for c in pack) - Counter()
     used = _codes_used(setup)
     over = used - Counter(c.code for c in pack)
@@ -99,8 +99,8 @@ def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) ->
     hand ``setup`` (its players' scores are taken from the game)."""
     variant = load_variant(variant_id, rules)
     stakes = setup.get("stakes")  # a preset name, the four stakes, or the variant's own stakes
-    presets = variant.p("stake_presets")
-    stake_values = (dict(load_variant(variant_id).p("stakes")) if stakes is None  # as agreed, not a request's override
+    presets = variant.rules.stake_presets
+    stake_values = (dict(load_variant(variant_id).rules.stakes.as_pairs()) if stakes is None  # as agreed, not a request's override
                     else dict(presets[stakes]) if isinstance(stakes, str) else dict(stakes))
     players = []
     for p in setup["players"]:
