@@ -9,7 +9,6 @@ from pathlib import Path
 import orjson
 
 from flask import Blueprint, Response, request
-from marshmallow import ValidationError
 
 from rules import adjudicate, all_variants, deal, load_variant
 from rules.cards import CardError
@@ -21,10 +20,8 @@ from rules.replay import replay
 from rules.scoresheet import score_sheet
 from rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
-from . import openapi
+from . import openapi, requests
 from .problems import from_error, problem
-from .schemas import (AdjudicateRequest, DealRequest, GameStartRequest, LegalActionsRequest, MeldCheckRequest,
-                      ReplayRequest, ScoreSheetRequest)
 
 bp = Blueprint("v1", __name__)
 
@@ -45,12 +42,6 @@ def _json(body, status: int = 200) -> Response:
     # separators=(",", ":"), ensure_ascii=False), faster (orjson)
     text = orjson.dumps(body, default=_plain, option=orjson.OPT_SORT_KEYS)
     return Response(text, status=status, mimetype="application/json")
-
-
-@functools.lru_cache(maxsize=None)
-def _schema(cls):
-    """One instance per request schema: marshmallow schemas keep no state between loads."""
-    return cls()
 
 
 def _body(component: str):
@@ -151,29 +142,14 @@ def _input_error(exc: RefereeInputError):
     return from_error(exc, 404 if isinstance(exc, UnknownVariant) and request.method == "GET" else 422)
 
 
-@bp.errorhandler(ValidationError)
-def _marshmallow_error(exc: ValidationError):
-    problems = []
-
-    def walk(messages, path):
-        if isinstance(messages, dict):
-            for key, value in messages.items():
-                walk(value, path + (key,))
-        else:
-            for m in (messages if isinstance(messages, list) else [messages]):
-                problems.append(Problem(pointer(*path), str(m)))
-    walk(exc.messages, ())
-    return from_error(MalformedInput(problems or [Problem("", "invalid request")]))
-
-
 @bp.post("/v1/adjudicate")
 def adjudicate_route():
-    data = _schema(AdjudicateRequest).load(_body("AdjudicateRequest"))
+    req = requests.adjudicate_request(_body("AdjudicateRequest"))
     try:
-        if "game" in data:
-            verdict = adjudicate_game(data["variant"], data["game"], data["action"], data["stakes_override"])
+        if isinstance(req, requests.GameRequest):
+            verdict = adjudicate_game(req.variant, req.game, req.action, req.stakes_override)
         else:
-            verdict = adjudicate(data["variant"], data["state"], data["action"])
+            verdict = adjudicate(req.variant, req.state, req.action)
     except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
         raise exc.prefixed("/action") from None
     return _json(verdict.to_dict())
@@ -181,37 +157,37 @@ def adjudicate_route():
 
 @bp.post("/v1/deal")
 def deal_route():
-    data = _schema(DealRequest).load(_body("DealRequest"))
-    state, record = deal(data["variant"], data["players"], data["seed"], data["dealer"])
+    req = requests.deal_request(_body("DealRequest"))
+    state, record = deal(req.variant, req.players, req.seed, req.dealer)
     return _json({"state": state.to_dict(), "deal": record})
 
 
 @bp.post("/v1/games")
 def game_start_route():
-    data = _schema(GameStartRequest).load(_body("GameStartRequest"))
-    game, record = start_game(data["variant"], data["players"], data["seed"], data["stakes"])
+    req = requests.game_start_request(_body("GameStartRequest"))
+    game, record = start_game(req.variant, req.players, req.seed, req.stakes)
     return _json({"game": game.to_dict(), "seating": {k: record[k] for k in ("seating", "seats", "dealer")},
                   "events": record["events"]})
 
 
 @bp.post("/v1/scoresheet")
 def scoresheet_route():
-    data = _schema(ScoreSheetRequest).load(_body("ScoreSheetRequest"))
-    return _json(score_sheet(data["variant"], data["players"], data["hands"], data["stakes"], data["dealer"]))
+    req = requests.score_sheet_request(_body("ScoreSheetRequest"))
+    return _json(score_sheet(req.variant, req.players, req.hands, req.stakes, req.dealer))
 
 
 @bp.post("/v1/melds/check")
 def meld_check_route():
-    data = _schema(MeldCheckRequest).load(_body("MeldCheckRequest"))
-    variant = data["variant"]
+    req = requests.meld_check_request(_body("MeldCheckRequest"))
+    variant = req.variant
     tokens: list[Token] = []
     problems = []
-    for i, code in enumerate(data["cards"]):
+    for i, code in enumerate(req.cards):
         try:
             tokens.append(parse_token(code))
         except CardError as exc:
             problems.append(Problem(f"/cards/{i}", str(exc)))
-    declared = list(data["declarations"]["jokers"])
+    declared = req.jokers
     plain = [i for i, t in enumerate(tokens) if t.card.is_joker and not t.declared]
     if len(declared) > len(plain):
         problems.append(Problem("/declarations/jokers", f"{len(declared)} declarations for {len(plain)} undeclared jokers"))
@@ -222,7 +198,7 @@ def meld_check_route():
             tokens[i] = parse_token(f"JK(={code})")
         except CardError as exc:
             raise MalformedInput(Problem(f"/declarations/jokers/{k}", str(exc))) from None
-    reading = read_meld(tokens, variant, data["declarations"]["kind"])
+    reading = read_meld(tokens, variant, req.kind)
     if isinstance(reading, Failure):
         violation = {"clause": reading.clause, "message": reading.message, **citation(reading.clause, variant.documents)}
         return _json({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
@@ -234,15 +210,14 @@ def meld_check_route():
 
 @bp.post("/v1/legal-actions")
 def legal_actions_route():
-    data = _schema(LegalActionsRequest).load(_body("LegalActionsRequest"))
-    return _json(legal_actions(data["variant"], data["state"], data["cap"]))
+    req = requests.legal_actions_request(_body("LegalActionsRequest"))
+    return _json(legal_actions(req.variant, req.state, req.cap))
 
 
 @bp.post("/v1/replay")
 def replay_route():
-    data = _schema(ReplayRequest).load(_body("ReplayRequest"))
-    return _json(replay(data["variant"], data["start"], data["actions"], data["hashes"], data["start_hash"],
-                        data["stakes_override"]))
+    req = requests.replay_request(_body("ReplayRequest"))
+    return _json(replay(req.variant, req.start, req.actions, req.hashes, req.start_hash, req.stakes_override))
 
 
 @bp.get("/v1/capabilities")

@@ -8,8 +8,8 @@ A card is a small immutable value.  Naturals have a rank (2..14, the ace being 1
 from __future__ import annotations
 
 import functools
+import operator
 from collections import Counter
-from dataclasses import dataclass
 from typing import Iterable
 
 SUITS = ("S", "H", "D", "C")
@@ -24,18 +24,47 @@ class CardError(ValueError):
     """A card code that does not name a card."""
 
 
-@dataclass(frozen=True, order=True)
 class Card:
-    rank: int  # 2..14 for naturals (ace 14), 0 for a joker
-    suit: str  # one of SUITS, "" for a joker
+    """A card: ``rank`` 2..14 for naturals (the ace 14), 0 for a joker; ``suit`` one of SUITS, ""
+    for a joker.  Cards are interned: ``Card(7, "H")`` is always the same object, so a card is
+    compared and hashed by identity (as fast as a small int) and carries its code and its place in
+    the canonical order, computed once."""
+
+    __slots__ = ("rank", "suit", "code", "order")
+    rank: int
+    suit: str
+    code: str
+    order: int   # position in the canonical order of a hand (``sort_key``)
+    _interned: dict[tuple[int, str], "Card"] = {}
+
+    def __new__(cls, rank: int, suit: str) -> "Card":
+        card = cls._interned.get((rank, suit))
+        if card is None:
+            if not (rank == 0 and suit == "") and not (2 <= rank <= 14 and suit in SUITS):
+                raise CardError(f"no card of rank {rank!r} and suit {suit!r}")
+            card = object.__new__(cls)
+            object.__setattr__(card, "rank", rank)
+            object.__setattr__(card, "suit", suit)
+            object.__setattr__(card, "code", JOKER_CODE if rank == 0 else RANK_CODES[rank] + suit)
+            object.__setattr__(card, "order", 1000 if rank == 0 else 100 * SUITS.index(suit) + (14 - rank))
+            cls._interned[(rank, suit)] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a card is immutable")
+
+    def __reduce__(self) -> tuple[type["Card"], tuple[int, str]]:
+        return Card, (self.rank, self.suit)
+
+    def __lt__(self, other: "Card") -> bool:
+        return (self.rank, self.suit) < (other.rank, other.suit)
 
     @property
     def is_joker(self) -> bool:
         return self.rank == 0
 
-    @functools.cached_property
-    def code(self) -> str:  # computed once per card object (cached in the instance, not a field)
-        return JOKER_CODE if self.is_joker else RANK_CODES[self.rank] + self.suit
+    def __repr__(self) -> str:
+        return f"Card({self.rank!r}, {self.suit!r})"
 
     def __str__(self) -> str:  # pragma: no cover - debugging aid
         return self.code
@@ -90,13 +119,13 @@ def sort_key(card: Card) -> tuple:
     return (0, _SUIT_ORDER[card.suit], -card.rank)
 
 
-# the canonical position of every card code (the order of ``sort_key``), for fast sorting
-_POSITION = {code: i for i, code in enumerate(sorted(_CODES.values(), key=lambda c: sort_key(_PARSED[c])))}
+
+
+CANONICAL = operator.attrgetter("order")   # the sort key of the canonical order
 
 
 def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
-    position = _POSITION.__getitem__
-    return tuple(sorted(cards, key=lambda card: position(card.code)))
+    return tuple(sorted(cards, key=CANONICAL))
 
 
 def pack(decks: int, jokers: int) -> Counter:
@@ -109,6 +138,12 @@ def pack(decks: int, jokers: int) -> Counter:
 def pack_counts(decks: int, jokers: int) -> dict[str, int]:
     """The pack as a plain, shared (read-only) mapping of code to count, without absent cards."""
     return {code: n for code, n in _pack(decks, jokers).items() if n}
+
+
+@functools.lru_cache(maxsize=64)
+def pack_cards(decks: int, jokers: int) -> Counter[Card]:
+    """The pack as a shared (read-only) multiset of cards, without absent cards."""
+    return Counter({_PARSED[code]: n for code, n in _pack(decks, jokers).items() if n})
 
 
 @functools.lru_cache(maxsize=64)

@@ -10,13 +10,14 @@ Wire conventions (see docs/wire-format.md):
 from __future__ import annotations
 
 from collections import Counter
+from itertools import chain
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import JOKER_CODE, Card, CardError, canonical, known_cards, pack, pack_counts, parse_card
-from .errors import ImpossibleState, MalformedInput, Problem, pointer
-from .melds import Failure, Meld, parse_token, readings
+from .cards import CANONICAL, JOKER, JOKER_CODE, Card, canonical, known_cards, pack, pack_cards, parse_card
+from .errors import ImpossibleState, Problem, pointer
+from .melds import Meld, parse_token, readings
 from .variant import Variant
 
 def replace(obj: Any, **changes: Any) -> Any:
@@ -42,7 +43,7 @@ class Player:
     barred: bool = False
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "hand": [c.code for c in canonical(self.hand)], "opened": self.opened,
+        return {"id": self.id, "hand": [c.code for c in sorted(self.hand, key=CANONICAL)], "opened": self.opened,
                 "score": self.score, "barred": self.barred}
 
 
@@ -81,7 +82,7 @@ class Turn:
 
     @property
     def is_fresh(self) -> bool:
-        return self == Turn()
+        return self == _FRESH
 
     def to_dict(self) -> dict:
         return {"drawn": self.drawn.code if self.drawn else None, "source": self.source,
@@ -90,6 +91,9 @@ class Turn:
                 "builds": {mid: {"low": low, "high": high} for mid, low, high in self.builds},
                 # emitted only while owed, so states of variants without the rule read as before
                 **({"must_use": self.must_use.code} if self.must_use else {})}
+
+
+_FRESH = Turn()
 
 
 @dataclass(frozen=True)
@@ -213,242 +217,72 @@ class State:
 
 
 # ------------------------------------------------------------------------------------------
-# Parsing.  Shape errors raise MalformedInput (pointers relative to the state object); then
-# ``check_state`` lists every reason the state is impossible.
+# The wire form.  Decoding trusts the shape (the edge checked the request against openapi.yaml's
+# ``State``); what it cannot trust is that the position can occur: the melds must be melds, and
+# ``check_state`` lists every reason the state is impossible (raised together as ImpossibleState).
 # ------------------------------------------------------------------------------------------
 
-STATE_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "stock", "discard", "melds", "turn",
-              "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round"}
-REQUIRED_STATE_KEYS = {"players", "dealer", "to_act", "phase", "stock", "discard"}
-PLAYER_KEYS = {"id", "hand", "opened", "score", "barred"}
-MELD_KEYS = {"id", "owner", "kind", "cards"}
-TURN_KEYS = {"drawn", "source", "must_open", "opened_this_turn", "pending_jokers", "builds", "must_use"}
+def _cards(codes: list[str]) -> tuple[Card, ...]:
+    known = known_cards(codes)
+    return known if known is not None else tuple(parse_card(c) for c in codes)
 
 
-class _Reader:
-    """Collects shape problems while reading a JSON-like value."""
-
-    def __init__(self) -> None:
-        self.problems: list[Problem] = []
-
-    def bad(self, path: tuple, detail: str) -> None:
-        self.problems.append(Problem(pointer(*path), detail))
-
-    def obj(self, value: Any, path: tuple, keys: set, required: set = frozenset()) -> dict:
-        if not isinstance(value, Mapping):
-            self.bad(path, "expected an object")
-            return {}
-        if value.keys() - keys:
-            for k in value:
-                if k not in keys:
-                    self.bad(path + (k,), f"unknown field {k!r}")
-        if required - value.keys():
-            for k in sorted(required - value.keys()):
-                self.bad(path + (k,), "required field is missing")
-        return value  # only read
-
-    def string(self, value: Any, path: tuple, default: str | None = None) -> str:
-        if value is None and default is not None:
-            return default
-        if not isinstance(value, str) or not value or len(value) > 64:
-            self.bad(path, "expected a non-empty string of at most 64 characters")
-            return default or ""
-        return value
-
-    def boolean(self, value: Any, path: tuple, default: bool = False) -> bool:
-        if value is None:
-            return default
-        if not isinstance(value, bool):
-            self.bad(path, "expected true or false")
-            return default
-        return value
-
-    def integer(self, value: Any, path: tuple, default: int = 0, minimum: int = 0, maximum: int = 10**9) -> int:
-        if value is None:
-            return default
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-            self.bad(path, "expected an integer")
-            return default
-        value = int(value)
-        if not minimum <= value <= maximum:
-            self.bad(path, f"expected an integer from {minimum} to {maximum}")
-            return default
-        return value
-
-    def card(self, value: Any, path: tuple) -> Card | None:
-        try:
-            return parse_card(value)
-        except CardError as exc:
-            self.bad(path, str(exc))
-            return None
-
-    def cards(self, value: Any, path: tuple, limit: int = 500) -> tuple[Card, ...]:
-        if not isinstance(value, list):
-            self.bad(path, "expected a list of card codes")
-            return ()
-        if len(value) > limit:
-            self.bad(path, f"at most {limit} cards")
-            return ()
-        known = known_cards(value)
-        if known is not None:  # the common case: every code is a plain card code
-            return known
-        out = []
-        for i, code in enumerate(value):
-            card = self.card(code, path + (i,))
-            if card is not None:
-                out.append(card)
-        return tuple(out)
-
-
-def _read_meld(r: _Reader, raw: Any, path: tuple, variant: Variant, problems: list[Problem]) -> TableMeld | None:
-    data = r.obj(raw, path, MELD_KEYS, MELD_KEYS)
-    if not data:
-        return None
-    mid = r.string(data.get("id"), path + ("id",))
-    owner = r.string(data.get("owner"), path + ("owner",))
-    kind = data.get("kind")
-    if kind not in ("set", "run"):
-        r.bad(path + ("kind",), "expected 'set' or 'run'")
-        return None
-    codes = data.get("cards")
-    if not isinstance(codes, list) or not codes or len(codes) > 60:
-        r.bad(path + ("cards",), "expected a non-empty list of at most 60 card codes")
-        return None
-    tokens = []
-    for i, code in enumerate(codes):
-        try:
-            tokens.append(parse_token(code))
-        except CardError as exc:
-            r.bad(path + ("cards", i), str(exc))
-    if len(tokens) != len(codes):
-        return None
+def _table_meld(data: Mapping[str, Any], at: int, variant: Variant, problems: list[Problem]) -> TableMeld | None:
+    tokens = [parse_token(code) for code in data["cards"]]
+    kind = data["kind"]
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
-        problems.append(Problem(pointer(*path), f"not a valid {kind}: {failure.message} ({failure.clause})"))
+        problems.append(Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({failure.clause})"))
         return None
     if len(found) != 1:
-        problems.append(Problem(pointer(*path, "cards"),
+        problems.append(Problem(pointer("melds", at, "cards"),
                                 "the meld's jokers can be read in more than one way: write each as JK(=card)"))
         return None
-    return TableMeld(mid, owner, found[0])
+    return TableMeld(data["id"], data["owner"], found[0])
 
 
-def state_from_dict(data: Any, variant: Variant) -> State:
-    """Read a state from its wire form; raise MalformedInput or ImpossibleState (pointers relative to
-    the state)."""
-    r = _Reader()
+def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
+    """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
+    problem, pointers relative to the state) if it cannot occur under ``variant``."""
+    get = data.get
+    players = tuple(Player(p["id"], _cards(p["hand"]), p.get("opened", False), int(p.get("score", 0)),
+                           p.get("barred", False)) for p in data["players"])
     impossible: list[Problem] = []
-    d = r.obj(data, (), STATE_KEYS, REQUIRED_STATE_KEYS)
-    raw_players = d.get("players")
-    players = []
-    if not isinstance(raw_players, list) or not raw_players or len(raw_players) > 12:
-        if "players" in d:
-            r.bad(("players",), "expected a list of 1 to 12 players")
-    else:
-        for i, raw in enumerate(raw_players):
-            pd = r.obj(raw, ("players", i), PLAYER_KEYS, {"id", "hand"})
-            if not pd:
-                continue
-            players.append(Player(
-                id=r.string(pd.get("id"), ("players", i, "id")),
-                hand=r.cards(pd.get("hand"), ("players", i, "hand")),
-                opened=r.boolean(pd.get("opened"), ("players", i, "opened")),
-                score=r.integer(pd.get("score"), ("players", i, "score")),
-                barred=r.boolean(pd.get("barred"), ("players", i, "barred")),
-            ))
-    dealer = r.string(d.get("dealer"), ("dealer",)) if "dealer" in d else ""
-    to_act = r.string(d.get("to_act"), ("to_act",)) if "to_act" in d else ""
-    phase = d.get("phase")
-    if "phase" in d and phase not in PHASES:
-        r.bad(("phase",), f"expected one of {', '.join(PHASES)}")
-    stock = r.cards(d.get("stock"), ("stock",)) if "stock" in d else ()
-    discard = r.cards(d.get("discard"), ("discard",)) if "discard" in d else ()
     melds = []
-    raw_melds = d.get("melds", [])
-    if not isinstance(raw_melds, list) or len(raw_melds) > 100:
-        r.bad(("melds",), "expected a list of at most 100 melds")
-    else:
-        for i, raw in enumerate(raw_melds):
-            m = _read_meld(r, raw, ("melds", i), variant, impossible)
-            if m is not None:
-                melds.append(m)
-    turn = _read_turn(r, d.get("turn"))
-    announcement = None
-    raw_ann = d.get("announcement")
-    if raw_ann is not None:
-        ad = r.obj(raw_ann, ("announcement",), {"player", "count"}, {"player", "count"})
-        if ad:
-            announcement = Announcement(r.string(ad.get("player"), ("announcement", "player")),
-                                        r.integer(ad.get("count"), ("announcement", "count"), maximum=100))
-    reshuffles = r.integer(d.get("reshuffles"), ("reshuffles",), maximum=10)
-    seed = d.get("seed", "")
-    if not isinstance(seed, str) or len(seed) > 256:
-        r.bad(("seed",), "expected a string of at most 256 characters")
-        seed = ""
-    result = _read_result(r, d.get("result"))
-    first_play = r.boolean(d.get("first_play"), ("first_play",))
-    dealer_option = r.boolean(d.get("dealer_option"), ("dealer_option",))
-    first_round = r.boolean(d.get("first_round"), ("first_round",))
-    if r.problems:
-        raise MalformedInput(r.problems)
-    state = State(tuple(players), dealer, to_act, phase, stock, discard, tuple(melds), first_play, turn,
-                  announcement, reshuffles, seed, result, dealer_option, first_round)
+    for i, raw in enumerate(get("melds") or ()):
+        m = _table_meld(raw, i, variant, impossible)
+        if m is not None:
+            melds.append(m)
+    raw_turn = get("turn")
+    turn = Turn() if raw_turn is None else _turn(raw_turn)
+    raw_ann = get("announcement")
+    announcement = None if raw_ann is None else Announcement(raw_ann["player"], int(raw_ann["count"]))
+    raw_result = get("result")
+    state = State(players, data["dealer"], data["to_act"], data["phase"], _cards(data["stock"]),
+                  _cards(data["discard"]), tuple(melds), get("first_play", False), turn, announcement,
+                  int(get("reshuffles", 0)), get("seed", ""), None if raw_result is None else _result(raw_result),
+                  get("dealer_option", False), get("first_round", False))
     problems = impossible + check_state(state, variant)
     if problems:
         raise ImpossibleState(problems)
     return state
 
 
-def _read_turn(r: _Reader, raw: Any) -> Turn:
-    if raw is None:
-        return Turn()
-    t = r.obj(raw, ("turn",), TURN_KEYS)
-    drawn = r.card(t["drawn"], ("turn", "drawn")) if t.get("drawn") is not None else None
-    source = t.get("source")
-    if source is not None and source not in SOURCES:
-        r.bad(("turn", "source"), "expected 'stock', 'discard' or null")
-        source = None
-    builds = []
-    raw_builds = t.get("builds", {})
-    if not isinstance(raw_builds, Mapping) or len(raw_builds) > 100:
-        r.bad(("turn", "builds"), "expected an object of meld id to {low, high}")
-    else:
-        for mid, counts in raw_builds.items():
-            c = r.obj(counts, ("turn", "builds", mid), {"low", "high"})
-            builds.append((mid, r.integer(c.get("low"), ("turn", "builds", mid, "low"), maximum=20),
-                           r.integer(c.get("high"), ("turn", "builds", mid, "high"), maximum=20)))
-    must_use = r.card(t["must_use"], ("turn", "must_use")) if t.get("must_use") is not None else None
-    return Turn(drawn, source, r.boolean(t.get("must_open"), ("turn", "must_open")),
-                r.boolean(t.get("opened_this_turn"), ("turn", "opened_this_turn")),
-                r.integer(t.get("pending_jokers"), ("turn", "pending_jokers"), maximum=12),
-                tuple(sorted(builds)), must_use)
+def _turn(t: Mapping[str, Any]) -> Turn:
+    drawn, must_use = t.get("drawn"), t.get("must_use")
+    builds = tuple(sorted((mid, int(c.get("low", 0)), int(c.get("high", 0)))
+                          for mid, c in (t.get("builds") or {}).items()))
+    return Turn(None if drawn is None else parse_card(drawn), t.get("source"), t.get("must_open", False),
+                t.get("opened_this_turn", False), int(t.get("pending_jokers", 0)), builds,
+                None if must_use is None else parse_card(must_use))
 
 
-def _read_result(r: _Reader, raw: Any) -> HandResult | None:
-    if raw is None:
-        return None
-    d = r.obj(raw, ("result",), {"how", "winner", "penalties", "payments", "scores", "credits"},
-              {"how", "winner", "penalties", "payments", "scores"})
-    if not d:
-        return None
-    how = d.get("how")
-    if how not in ("call_up", "kalookie", "void"):
-        r.bad(("result", "how"), "expected call_up, kalookie or void")
-    winner = d.get("winner")
-    if winner is not None and not isinstance(winner, str):
-        r.bad(("result", "winner"), "expected a player id or null")
-    tables = []
-    for key in ("penalties", "payments", "scores", "credits"):
-        table = d.get(key)
-        if key == "credits" and table is None:
-            tables.append(None)
-            continue
-        if not isinstance(table, Mapping) or len(table) > 12:
-            r.bad(("result", key), "expected an object of player id to integer")
-            tables.append(())
-            continue
-        tables.append(tuple((k, r.integer(v, ("result", key, k), minimum=-10**9)) for k, v in table.items()))
-    return HandResult(how if isinstance(how, str) else "", winner, *tables)
+def _result(d: Mapping[str, Any]) -> HandResult:
+    def table(key: str) -> tuple[tuple[str, int], ...]:
+        return tuple((k, int(v)) for k, v in d[key].items())
+    credits = d.get("credits")
+    return HandResult(d["how"], d["winner"], table("penalties"), table("payments"), table("scores"),
+                      None if credits is None else table("credits"))
 
 
 def check_state(state: State, variant: Variant) -> list[Problem]:
@@ -472,10 +306,11 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     if state.to_act not in seen:
         bad(f"to_act {state.to_act!r} is not a player", "to_act")
 
-    # Conservation of cards.
-    expected = pack(variant.rules.pack.decks, variant.rules.pack.jokers)
-    counts = state.card_counts()
-    same = dict.__eq__(counts, pack_counts(variant.rules.pack.decks, variant.rules.pack.jokers))
+    # Conservation of cards (counted by card object: cards are interned, so this is cheap).
+    decks, jokers = variant.rules.pack.decks, variant.rules.pack.jokers
+    same = dict.__eq__(_held(state), pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
+    expected = pack(decks, jokers) if not same else {}
+    counts = state.card_counts() if not same else {}
     for code in ([] if same else sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))):
         have, want = counts.get(code, 0), expected.get(code, 0)
         if have < want:
@@ -560,6 +395,15 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     if state.reshuffles > max_re:
         bad(f"{state.reshuffles} reshuffles; this variant allows {max_re}", "reshuffles")
     return problems
+
+
+def _held(state: State) -> Counter[Card]:
+    """Every card the state holds, wherever it lies, as a multiset of cards."""
+    counts = Counter(chain(chain.from_iterable([p.hand for p in state.players]), state.stock, state.discard,
+                           chain.from_iterable([m.meld.cards for m in state.melds])))
+    if state.turn.pending_jokers:
+        counts[JOKER] += state.turn.pending_jokers
+    return counts
 
 
 def _places(state: State, code: str) -> list[str]:

@@ -137,13 +137,15 @@ def test_state_with_missing_extra_and_duplicated_cards_lists_every_problem():
     assert "/players/1/hand" in joker.detail and joker.pointer.startswith("/players/")
 
 
-def test_malformed_state_fields_are_pointed_at():
+def test_malformed_state_fields_are_pointed_at(client):
+    # the shape is the edge's to check (against openapi.yaml), once, before the core sees the state
     good = _dealt().to_dict()
     good["players"][2]["hand"][3] = "XX"
     good["phase"] = "lunch"
-    with pytest.raises(MalformedInput) as err:
-        state_from_dict(good, BRITISH)
-    assert {p.pointer for p in err.value.problems} == {"/players/2/hand/3", "/phase"}
+    answer = client.post("/v1/adjudicate", json={"variant": "british", "state": good,
+                                                 "action": {"type": "draw", "source": "stock"}})
+    assert answer.status_code == 422
+    assert {p["pointer"] for p in answer.get_json()["errors"]} == {"/state/players/2/hand/3", "/state/phase"}
 
 
 def test_a_turn_is_atomic():

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from api import openapi
 from rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
 from rules.errors import RefereeInputError
 from rules.game import adjudicate_game, game_action_from_dict, game_from_dict
@@ -37,8 +38,11 @@ def test_vector_over_flask(poster, vector):
 
 
 def _engine_answer(vector):
+    """The answer of the rules core called directly, after the edge's one shape check (the core
+    takes values that match openapi.yaml)."""
     req = vector.data["request"]
     try:
+        openapi.validate("AdjudicateRequest", req)
         if "game" in req:
             rules = dict(req.get("rules") or {})
             stakes = rules.pop("stakes", None)

@@ -1,0 +1,148 @@
+"""Requests as typed values: each body, already checked against its openapi.yaml component (see
+``api.openapi``), is turned into the rules core's values here, once.  Problems the core finds while
+building them (an impossible state, an unknown variant or house rule) keep their JSON pointers,
+placed under the request field they came from.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, TypeVar
+
+from rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
+from rules.errors import RefereeInputError
+from rules.game import Game, game_action_from_dict, game_from_dict
+
+T = TypeVar("T")
+
+
+def _under(prefix: str, fn: Callable[..., T], *args: Any) -> T:
+    try:
+        return fn(*args)
+    except RefereeInputError as exc:
+        raise exc.prefixed(prefix) from None
+
+
+def _variant(body: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> Variant:
+    return load_variant(body["variant"], body.get("rules") if rules is None else rules)
+
+
+def _seed(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+@dataclass(frozen=True)
+class HandRequest:
+    variant: Variant
+    state: State
+    action: Action
+
+
+@dataclass(frozen=True)
+class GameRequest:
+    variant: Variant                   # the house rules other than the stakes
+    game: Game
+    action: Any                        # a hand action, or a game action (buy_in, decline, next_hand)
+    stakes_override: Mapping[str, Any] | None
+
+
+def adjudicate_request(body: Mapping[str, Any]) -> HandRequest | GameRequest:
+    if body.get("game") is not None:
+        rules = body.get("rules") or {}
+        variant = _variant(body, {k: v for k, v in rules.items() if k != "stakes"})
+        return GameRequest(variant, _under("/game", game_from_dict, body["game"], variant),
+                           _under("/action", game_action_from_dict, body["action"]), rules.get("stakes"))
+    variant = _variant(body)
+    return HandRequest(variant, _under("/state", state_from_dict, body["state"], variant),
+                       action_from_dict(body["action"]))
+
+
+@dataclass(frozen=True)
+class LegalActionsRequest:
+    variant: Variant
+    state: State
+    cap: int
+
+
+def legal_actions_request(body: Mapping[str, Any]) -> LegalActionsRequest:
+    variant = _variant(body)
+    return LegalActionsRequest(variant, _under("/state", state_from_dict, body["state"], variant),
+                               int(body.get("cap") or 400))
+
+
+@dataclass(frozen=True)
+class DealRequest:
+    variant: Variant
+    players: list[str]
+    seed: Any
+    dealer: str | None
+
+
+def deal_request(body: Mapping[str, Any]) -> DealRequest:
+    players = body["players"]
+    if isinstance(players, (int, float)) and not isinstance(players, bool):
+        players = [f"P{i}" for i in range(1, int(players) + 1)]
+    return DealRequest(_variant(body), list(players), _seed(body["seed"]), body.get("dealer"))
+
+
+@dataclass(frozen=True)
+class GameStartRequest:
+    variant: Variant
+    players: list[str]
+    seed: Any
+    stakes: Any
+
+
+def game_start_request(body: Mapping[str, Any]) -> GameStartRequest:
+    return GameStartRequest(_variant(body), list(body["players"]), _seed(body["seed"]), body.get("stakes"))
+
+
+@dataclass(frozen=True)
+class ScoreSheetRequest:
+    variant: Variant
+    players: list[str]
+    hands: list[Any]
+    stakes: Any
+    dealer: str | None
+
+
+def score_sheet_request(body: Mapping[str, Any]) -> ScoreSheetRequest:
+    return ScoreSheetRequest(_variant(body), list(body["players"]), list(body["hands"]), body.get("stakes"),
+                             body.get("dealer"))
+
+
+@dataclass(frozen=True)
+class MeldCheckRequest:
+    variant: Variant
+    cards: list[str]
+    kind: str | None
+    jokers: list[str]
+
+
+def meld_check_request(body: Mapping[str, Any]) -> MeldCheckRequest:
+    declarations = body.get("declarations") or {}
+    return MeldCheckRequest(_variant(body), list(body["cards"]), declarations.get("kind"),
+                            list(declarations.get("jokers") or ()))
+
+
+@dataclass(frozen=True)
+class ReplayRequest:
+    variant: Variant
+    start: Mapping[str, Any]
+    actions: list[Any]
+    hashes: list[str] | None
+    start_hash: str | None
+    stakes_override: Mapping[str, Any] | None
+
+
+def replay_request(body: Mapping[str, Any]) -> ReplayRequest:
+    variant = _variant(body)  # every house rule, stakes included, is validated here
+    rules = dict(body.get("rules") or {})
+    stakes = None
+    start = body["start"]
+    if "game" in start or "new_game" in start:
+        stakes = rules.pop("stakes", None)  # a game's stakes were agreed when it started
+    if stakes is not None:
+        variant = _variant(body, rules)
+    return ReplayRequest(variant, start, list(body["actions"]), body.get("hashes"), body.get("start_hash"), stakes)
