@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 from collections import Counter
-from typing import Iterable
+from typing import Any, Iterable
 
 SUITS = ("S", "H", "D", "C")
 RANK_CODES = {14: "A", 13: "K", 12: "Q", 11: "J", 10: "10", 9: "9", 8: "8", 7: "7", 6: "6",
@@ -85,7 +85,7 @@ def parse_rank(text: str) -> int:
         raise CardError(f"{text!r} is not a rank (A K Q J 10 9 8 7 6 5 4 3 2; T or 0 for ten)") from None
 
 
-def known_cards(codes: list) -> tuple[Card, ...] | None:
+def known_cards(codes: list[Any]) -> tuple[Card, ...] | None:
     """The cards of a list of plain card codes, or None if any is not one (then parse one by one)."""
     try:
         return tuple([_PARSED[c] for c in codes])
@@ -112,7 +112,7 @@ def rank_code(rank: int) -> str:
     return RANK_CODES[14 if rank == 1 else rank]
 
 
-def sort_key(card: Card) -> tuple:
+def sort_key(card: Card) -> tuple[int, int, int]:
     """Canonical order for unordered collections (hands): jokers last, suits S H D C, rank high first."""
     if card.is_joker:
         return (1, 0, 0)
@@ -128,7 +128,7 @@ def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=CANONICAL))
 
 
-def pack(decks: int, jokers: int) -> Counter:
+def pack(decks: int, jokers: int) -> Counter[str]:
     """The multiset of card codes making up a pack of ``decks`` standard decks and ``jokers`` jokers
     (a fresh copy: the caller may change it)."""
     return Counter(_pack(decks, jokers))
@@ -147,8 +147,8 @@ def pack_cards(decks: int, jokers: int) -> Counter[Card]:
 
 
 @functools.lru_cache(maxsize=64)
-def _pack(decks: int, jokers: int) -> Counter:
-    counts: Counter = Counter()
+def _pack(decks: int, jokers: int) -> Counter[str]:
+    counts: Counter[str] = Counter()
     for suit in SUITS:
         for rank in range(14, 1, -1):
             counts[Card(rank, suit).code] = decks

@@ -5,13 +5,19 @@ from __future__ import annotations
 import functools
 from pathlib import Path
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping, TypedDict
 
 import yaml
 
 REGISTRY_PATH = Path(__file__).resolve().parent / "clauses.yaml"
 REFEREE_PATH = Path(__file__).resolve().parent / "referee-clauses.yaml"
 CITATIONS_PATH = Path(__file__).resolve().parent / "citations.yaml"
+
+
+class Citation(TypedDict):
+    """A clause as a verdict cites it."""
+    statement: str
+    sources: list[dict[str, str]]   # each a document and its section
 
 
 @functools.lru_cache(maxsize=1)
@@ -25,7 +31,7 @@ CITE = default_citations()
 
 
 @functools.lru_cache(maxsize=1)
-def registry() -> Mapping[str, Mapping]:
+def registry() -> Mapping[str, Mapping[str, Any]]:
     """The catalogue's clauses (clauses.yaml) and the referee's own (referee-clauses.yaml)."""
     clauses = {}
     for path in (REGISTRY_PATH, REFEREE_PATH):
@@ -36,17 +42,17 @@ def registry() -> Mapping[str, Mapping]:
 
 
 @functools.lru_cache(maxsize=1)
-def documents() -> Mapping[str, Mapping]:
+def documents() -> Mapping[str, Mapping[str, str]]:
     with open(REGISTRY_PATH, encoding="utf-8") as fh:
         data = yaml.safe_load(fh)
     return MappingProxyType(data["documents"])
 
 
-def clause(clause_id: str) -> Mapping:
+def clause(clause_id: str) -> Mapping[str, Any]:
     return registry()[clause_id]
 
 
-def citation(clause_id: str, documents: tuple[str, ...] = ()) -> dict:
+def citation(clause_id: str, documents: tuple[str, ...] = ()) -> Citation:
     """The statement and sources of a clause, as a verdict cites them.  With ``documents`` (the
     source documents of the variant being played) only the sections of those documents are cited,
     unless the clause has none there, when every source is."""

@@ -15,15 +15,30 @@ top).  Where the dealer has the upcard option the dealer acts first.
 """
 from __future__ import annotations
 
-from .cards import canonical, pack_order
+from typing import NotRequired, TypedDict
+
+from .cards import Card, canonical, pack_order
 from .errors import MalformedInput, Problem, pointer
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
 from .state import Player, State, check_state
 from .variant import Variant
 
 
+class DealRecord(TypedDict):
+    """How a hand was dealt."""
+    algorithm: str
+    seed: str
+    dealer: str
+    first_to_play: str
+    cut_by: str
+    cards_each: int
+    upcard: str | None
+    cut_shows: NotRequired[str]             # where the cut is shown (``deal.joker_on_cut``)
+    cutter_keeps_joker: NotRequired[bool]
+
+
 def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | None = None,
-         scores: dict[str, int] | None = None) -> tuple[State, dict]:
+         scores: dict[str, int] | None = None) -> tuple[State, DealRecord]:
     """The state at the start of a hand, and a record of how it was dealt."""
     problems = []
     if len(set(players)) != len(players):
@@ -44,7 +59,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     order = [players[(start + k) % n] for k in range(n)]
     cutter = players[(players.index(dealer) - 1) % n]
     each = variant.cards_for(n)
-    hands: dict[str, list] = {pid: [] for pid in players}
+    hands: dict[str, list[Card]] = {pid: [] for pid in players}
     shown = None
     if variant.rules.deal.joker_on_cut:
         cut = 4 + seeded_number(seed, "cut") % (len(cards) - 7)
@@ -59,7 +74,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
             give = min(size, each - len(hands[pid]))
             hands[pid].extend(cards[pos:pos + give])
             pos += give
-    discard = ()
+    discard: tuple[Card, ...] = ()
     if variant.rules.deal.upcard:
         discard = (cards[pos],)
         pos += 1
@@ -71,6 +86,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
         discard=discard, first_play=True, seed=seed, dealer_option=option,
         first_round=variant.rules.draw.free_discard_first_round)
     assert not check_state(state, variant), check_state(state, variant)
+    record: DealRecord
     record = {"algorithm": ALGORITHM, "seed": seed, "dealer": dealer, "first_to_play": state.to_act,
               "cut_by": cutter, "cards_each": each,
               "upcard": discard[0].code if discard else None}

@@ -12,6 +12,12 @@ Three kinds of failure are kept apart, as python-chess does:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
+
+
+class ProblemDict(TypedDict):
+    pointer: str
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -19,7 +25,7 @@ class Problem:
     pointer: str
     detail: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> ProblemDict:
         return {"pointer": self.pointer, "detail": self.detail}
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Iterable, Sequence, TypedDict
 
 from .cards import JOKER, SUITS, Card, CardError, parse_card, parse_rank, rank_code
 from .clauses import CITE
@@ -73,6 +73,12 @@ class Slot:
         return rank_code(self.rank) + self.suit if self.rank else "JK"  # an all-joker set's joker: no card
 
 
+class MeldDict(TypedDict):
+    """A meld on the wire: its kind and its cards' codes (jokers with their readings)."""
+    kind: str
+    cards: list[str]
+
+
 @dataclass(frozen=True)
 class Meld:
     kind: str                 # "set" or "run"
@@ -107,7 +113,7 @@ class Meld:
     def high(self) -> int:
         return self.slots[-1].rank
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> MeldDict:
         return {"kind": self.kind, "cards": self.codes}
 
 
@@ -116,7 +122,7 @@ class Failure:
     clause: str
     message: str
     ambiguous: bool = False
-    readings: tuple = ()
+    readings: tuple[MeldDict, ...] = ()
 
 
 def slot_value(slot: Slot, variant: Variant) -> int:
@@ -147,7 +153,7 @@ def card_penalty(card: Card, variant: Variant) -> int:
     return card.rank
 
 
-def _set_order(slot: Slot) -> tuple:
+def _set_order(slot: Slot) -> tuple[int, int]:
     return (1, 0) if slot.is_joker else (0, SUITS.index(slot.card.suit))
 
 
@@ -234,7 +240,7 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         if j.rank and not j.suit:
             return [], Failure("joker.declare_run_end_joker",
                                "a joker in a run stands for an exact card: declare it with its suit, e.g. JK(=9H)")
-    readings: dict[tuple, Meld] = {}
+    readings: dict[tuple[str, ...], Meld] = {}
     any_window = False
     for line in _lines(variant):
         for start in _run_windows(naturals, n, line):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 
@@ -252,15 +252,15 @@ class _Bool(fields.Boolean):
         return value
 
 
-def _int(lo: int, hi: int | None = None, allow_none: bool = False) -> fields.Field:
+def _int(lo: int, hi: int | None = None, allow_none: bool = False) -> fields.Integer:
     return _Int(required=True, allow_none=allow_none, validate=validate.Range(min=lo, max=hi))
 
 
-def _bool() -> fields.Field:
+def _bool() -> fields.Boolean:
     return _Bool(required=True)
 
 
-def _choice(enum: type[StrEnum]) -> fields.Field:
+def _choice(enum: type[StrEnum]) -> fields.Enum[StrEnum]:
     return fields.Enum(enum, by_value=True, required=True)
 
 
@@ -275,7 +275,7 @@ class _Group(Schema):
         return self.type_(**data)
 
 
-def _group(type_: type, **spec: fields.Field) -> fields.Field:
+def _group(type_: type, **spec: fields.Field[Any]) -> fields.Nested:
     schema = type(type_.__name__ + "Schema", (_Group,), {"type_": type_, **spec})
     return fields.Nested(schema, required=True)
 
@@ -284,11 +284,12 @@ class _CardsByPlayers(fields.Dict):
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if value is None:
             return None
-        out = super()._deserialize(value, attr, data, **kwargs)
+        entries: Callable[..., dict[str, int]] = super()._deserialize  # unannotated in marshmallow
+        out = entries(value, attr, data, **kwargs)
         return MappingProxyType({int(k): v for k, v in out.items()})
 
 
-class _Packets(fields.List):
+class _Packets(fields.List[int]):
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         return tuple(super()._deserialize(value, attr, data, **kwargs))
 
@@ -300,7 +301,8 @@ StakesSchema = type("StakesSchema", (_Group,), {"type_": Stakes, **_STAKES})
 
 class _Presets(fields.Dict):
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        return MappingProxyType(dict(super()._deserialize(value, attr, data, **kwargs)))
+        presets: Callable[..., dict[str, Stakes]] = super()._deserialize  # unannotated in marshmallow
+        return MappingProxyType(dict(presets(value, attr, data, **kwargs)))
 
 
 class RulesSchema(_Group):
@@ -358,7 +360,7 @@ def load_rules(params: Mapping[str, Any]) -> tuple[Rules | None, list[tuple[tupl
         return None, list(_walk(exc.messages, ()))
 
 
-def _walk(messages: Any, path: tuple[str, ...]) -> Any:
+def _walk(messages: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str]]:
     if isinstance(messages, dict):
         for key, value in messages.items():
             if key in ("key", "value", "_schema") and path:  # a mapping's entry; a whole object

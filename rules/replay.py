@@ -19,21 +19,68 @@ step where the record was altered.
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Mapping
+from typing import Any, Mapping, NotRequired, TypedDict, cast
 
 import orjson
 import rfc8785
 
-from .actions import action_from_dict
+from .actions import Action, action_from_dict
 from .deal import deal
-from .engine import adjudicate
+from .engine import Verdict, adjudicate
 from .errors import MalformedInput, Problem, RefereeInputError, pointer
-from .game import adjudicate_game, game_action_from_dict, game_from_dict, start_game
-from .state import state_from_dict
+from .game import Game, GameVerdict, adjudicate_game, game_action_from_dict, game_from_dict, start_game
+from .state import State, state_from_dict
 from .variant import Variant
 
 MAX_STEPS = 5000
 START_KINDS = ("deal", "state", "game", "new_game")
+
+
+class Start(TypedDict):
+    position: Mapping[str, Any]
+    hash: str
+    record: NotRequired[Mapping[str, Any]]     # how the hand was dealt or the game started
+
+
+class Step(TypedDict):
+    index: int
+    legal: bool
+    events: list[Any]
+    hash: str
+    result: NotRequired[Any]                   # the hand's scoring, at a step that ended it
+
+
+class FirstIllegal(TypedDict):
+    index: int
+    action: Any                                # the step as the log gave it
+    violations: list[Any]
+    explanation: str
+    position_before: Mapping[str, Any]
+    hash_before: str
+
+
+class Altered(TypedDict):
+    index: int | None                          # None: the starting position
+    at: str
+    recorded: str
+    computed: str
+    explanation: str
+
+
+class Final(TypedDict):
+    position: Mapping[str, Any]
+    hash: str
+    result: Any
+
+
+class Replay(TypedDict):
+    """The answer to a replay."""
+    kind: str
+    start: Start
+    steps: list[Step]
+    first_illegal: FirstIllegal | None
+    altered: Altered | None
+    final: Final | None
 
 
 def canonical(doc: Any) -> bytes:
@@ -56,13 +103,14 @@ def chain(previous: str | None, doc: Any) -> str:
     return hashlib.sha256(prefix + canonical(doc)).hexdigest()
 
 
-def _start(variant: Variant, start: Mapping) -> tuple[str, Any, dict]:
+def _start(variant: Variant, start: Mapping[str, Any]) -> tuple[str, State | Game, Mapping[str, Any]]:
     """(kind, position, record): the position is a hand State or a Game."""
     kinds = [k for k in START_KINDS if k in start]
     if len(kinds) != 1 or len(start) != 1:
         raise MalformedInput(Problem("/start", f"give exactly one of {', '.join(START_KINDS)}"))
     kind = kinds[0]
     body = start[kind]
+    record: Mapping[str, Any]
     try:
         if kind == "state":
             return "hand", state_from_dict(body, variant), {}
@@ -79,12 +127,12 @@ def _start(variant: Variant, start: Mapping) -> tuple[str, Any, dict]:
         raise exc.prefixed(f"/start/{kind}") from None
 
 
-def _position(kind: str, position: Any) -> dict:
+def _position(kind: str, position: State | Game) -> Mapping[str, Any]:
     return position.to_dict()
 
 
-def replay(variant: Variant, start: Mapping, actions: list, hashes: list | None = None,
-           start_hash: str | None = None, stakes_override: Mapping | None = None) -> dict:
+def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashes: list[str] | None = None,
+           start_hash: str | None = None, stakes_override: Mapping[str, Any] | None = None) -> Replay:
     if not isinstance(actions, list) or len(actions) > MAX_STEPS:
         raise MalformedInput(Problem("/actions", f"expected a list of at most {MAX_STEPS} actions"))
     if hashes is not None and len(hashes) > len(actions):
@@ -101,19 +149,20 @@ def replay(variant: Variant, start: Mapping, actions: list, hashes: list | None 
             raise exc.prefixed(pointer("actions", i)) from None
     current = _position(kind, position)
     h = chain(None, current)
-    out: dict[str, Any] = {"kind": kind, "start": {"position": current, "hash": h}, "steps": [],
-                           "first_illegal": None, "altered": None, "final": None}
+    out: Replay = {"kind": kind, "start": {"position": current, "hash": h}, "steps": [],
+                   "first_illegal": None, "altered": None, "final": None}
     if record:
         out["start"]["record"] = record
     if start_hash is not None and start_hash != h:
         out["altered"] = {"index": None, "at": "/start_hash", "recorded": start_hash, "computed": h,
                           "explanation": "the recorded hash of the starting position does not match it"}
     result = None
+    verdict: Verdict | GameVerdict
     for i, action in enumerate(parsed):
-        if kind == "game":
-            verdict = adjudicate_game(variant, position, action, stakes_override)
+        if kind == "game":  # the start and the actions were read as a game's
+            verdict = adjudicate_game(variant, cast(Game, position), action, stakes_override)
         else:
-            verdict = adjudicate(variant, position, action)
+            verdict = adjudicate(variant, cast(State, position), cast(Action, action))
         answer = verdict.to_dict()
         if not verdict.legal:
             out["first_illegal"] = {
@@ -122,10 +171,10 @@ def replay(variant: Variant, start: Mapping, actions: list, hashes: list | None 
                                          for v in answer["violations"]),
                 "position_before": current, "hash_before": h}
             break
-        position = verdict.game if kind == "game" else verdict.state
+        position = verdict.game if isinstance(verdict, GameVerdict) else verdict.state
         current = answer["game"] if kind == "game" else answer["state"]
         h = chain(h, current)
-        step = {"index": i, "legal": True, "events": answer["events"], "hash": h}
+        step: Step = {"index": i, "legal": True, "events": answer["events"], "hash": h}
         if answer.get("result") is not None:
             step["result"] = answer["result"]
             result = answer["result"]

@@ -25,7 +25,7 @@ _SPACE = 1 << 64
 def seed_text(seed: str | int) -> str:
     if isinstance(seed, bool):
         raise TypeError("a seed is a string or an integer")
-    if isinstance(seed, float) and seed.is_integer():
+    if isinstance(seed, float) and float.is_integer(seed):  # raw JSON (2.0); mypy reads it as an int
         seed = int(seed)
     return str(seed) if isinstance(seed, int) else seed
 

@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, TypedDict
 
 import jsonschema
 import orjson
@@ -27,9 +27,10 @@ VARIANT_DIR = HERE / "variants"
 
 
 @functools.lru_cache(maxsize=1)
-def variant_schema() -> dict:
+def variant_schema() -> dict[str, Any]:
     with open(HERE / "variant.schema.yaml", encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        schema: dict[str, Any] = yaml.safe_load(fh)
+        return schema
 
 
 @functools.lru_cache(maxsize=1)
@@ -71,7 +72,7 @@ def _depth(value: Any) -> int:
     return deepest
 
 
-def deep_merge(base: dict, override: Mapping) -> dict:
+def deep_merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     out = copy.deepcopy(base)
     for key, value in override.items():
         if isinstance(value, Mapping) and isinstance(out.get(key), dict):
@@ -81,19 +82,33 @@ def deep_merge(base: dict, override: Mapping) -> dict:
     return out
 
 
+class VariantDict(TypedDict):
+    """A variant on the wire (``GET /v1/variants/{id}``)."""
+    id: str
+    name: str
+    family: str
+    extends: str | None
+    sources: list[dict[str, Any]]
+    clauses: list[str]
+    decisions: list[dict[str, Any]]
+    clause_map: dict[str, str]
+    parameters: dict[str, Any]
+    overrides: dict[str, Any]
+
+
 @dataclass(frozen=True)
 class Variant:
     id: str
     name: str
     family: str
     extends: str | None
-    sources: tuple
-    clauses: tuple
-    decisions: tuple
-    params: Mapping = field(repr=False)   # the parameters as data (their wire form)
+    sources: tuple[Mapping[str, Any], ...]
+    clauses: tuple[str, ...]
+    decisions: tuple[Mapping[str, Any], ...]
+    params: Mapping[str, Any] = field(repr=False)   # the parameters as data (their wire form)
     rules: Rules = field(repr=False)       # the same, typed: what the engine reads
-    clause_map: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
-    overrides: Mapping = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    clause_map: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    overrides: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), repr=False)
 
     @property
     def documents(self) -> tuple[str, ...]:
@@ -113,7 +128,7 @@ class Variant:
     def pack_size(self) -> int:
         return self.rules.pack.size
 
-    def with_rules(self, rules: Mapping | None, base_pointer: str = "/rules") -> "Variant":
+    def with_rules(self, rules: Mapping[str, Any] | None, base_pointer: str = "/rules") -> "Variant":
         """This variant with house-rule overrides applied (validated; errors name the field).  A
         variant with the same house rules is resolved once and kept (by its canonical rules)."""
         if not rules:
@@ -143,7 +158,7 @@ class Variant:
     def _overrides_key(self) -> bytes:
         return orjson.dumps(_thaw(self.overrides), option=orjson.OPT_SORT_KEYS)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> VariantDict:
         return {
             "id": self.id, "name": self.name, "family": self.family, "extends": self.extends,
             "sources": _thaw(self.sources), "clauses": list(self.clauses),
@@ -154,7 +169,7 @@ class Variant:
 
 
 # Variants with house rules, resolved once: (variant, pointer, canonical rules) -> Variant.
-_RESOLVED: dict[tuple, "Variant"] = {}
+_RESOLVED: dict[tuple[str, bytes, str, bytes], "Variant"] = {}
 MAX_RESOLVED = 512
 
 
@@ -169,7 +184,7 @@ def _known_fields(path: tuple[str, ...]) -> list[str] | None:
     return sorted(schema.fields)
 
 
-def _check_parameters(params: dict, base_pointer: str) -> Rules:
+def _check_parameters(params: dict[str, Any], base_pointer: str) -> Rules:
     """``params`` as typed ``Rules``; InvalidRules naming every bad field."""
     typed, errors = load_rules(params)
     problems = []
@@ -186,7 +201,7 @@ def _check_parameters(params: dict, base_pointer: str) -> Rules:
     return typed
 
 
-def _cross_checks(params: dict, base_pointer: str) -> list[Problem]:
+def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
     problems = []
     players, pack, deal = params["players"], params["pack"], params["deal"]
     if players["min"] > players["max"]:
@@ -222,7 +237,7 @@ def _cross_checks(params: dict, base_pointer: str) -> list[Problem]:
     return problems
 
 
-def _load_file(path: Path) -> dict:
+def _load_file(path: Path) -> dict[str, Any]:
     with open(path, encoding="utf-8") as fh:
         data = yaml.safe_load(fh)
     if not isinstance(data, dict):
@@ -230,7 +245,7 @@ def _load_file(path: Path) -> dict:
     return data
 
 
-def _validate_file(data: dict, name: str) -> None:
+def _validate_file(data: dict[str, Any], name: str) -> None:
     errors = sorted(_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         raise InvalidRules([Problem(pointer(*e.absolute_path), f"{name}: {e.message}") for e in errors])
@@ -273,7 +288,7 @@ def variant_ids(directory: str | Path = VARIANT_DIR) -> list[str]:
     return sorted(p.stem for p in Path(directory).glob("*.yaml"))
 
 
-def load_variant(variant_id: str, rules: Mapping | None = None, directory: str | Path = VARIANT_DIR) -> Variant:
+def load_variant(variant_id: str, rules: Mapping[str, Any] | None = None, directory: str | Path = VARIANT_DIR) -> Variant:
     if not isinstance(variant_id, str) or not variant_id.replace("_", "").isalnum():
         raise UnknownVariant(Problem("/variant", f"no variant {variant_id!r}"))
     return _load_variant(variant_id, str(directory)).with_rules(rules)
