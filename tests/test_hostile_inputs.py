@@ -7,13 +7,17 @@
 """
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
+from api import create_app
 from rules import load_variant
-from rules.errors import UnknownVariant
+from rules.errors import MalformedInput, UnknownVariant
+from rules.game import game_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = "application/problem+json"
@@ -29,6 +33,11 @@ def problem(response, status: int, slug: str) -> dict:
 
 def pointers(body: dict) -> list[str]:
     return [e["pointer"] for e in body.get("errors", [])]
+
+
+def vector_request(path: str, vector_id: str) -> dict:
+    data = json.loads((ROOT / "vectors" / path).read_text(encoding="utf-8"))
+    return copy.deepcopy(next(v["request"] for v in data["vectors"] if v["id"] == vector_id))
 
 
 # -- 1. variant ids are looked up among the known ids, never turned into a path ------------------
@@ -96,3 +105,121 @@ def test_a_too_long_variant_id_in_a_body_is_422_and_not_echoed_whole(client):
     body = problem(client.post("/v1/deal", json={"variant": LONG_ID, "players": 2, "seed": 1}), 422, "malformed-input")
     assert pointers(body) == ["/variant"]
     assert LONG_ID not in json.dumps(body)
+
+
+# -- 2. a game's sheet rows have a schema; the core reads them safely ----------------------------
+
+BUY_IN = ("british/game.json", "british.game.first-buy-in")
+DECLINE = ("british/game.json", "british.game.decline-ends-decisions")
+
+BAD_ROWS = [
+    ({"buy_ins": []}, "/buy_ins"),          # TypeError: 'list' object is not a mapping (buy_in and decline)
+    ({"buy_ins": None}, "/buy_ins"),
+    ({"buy_ins": "x"}, "/buy_ins"),
+    ({"scores": 1}, "/scores"),             # TypeError on buy_in
+    ({"scores": None}, "/scores"),
+    ({"eliminated": 5}, "/eliminated"),     # TypeError: 'int' object is not iterable (decline)
+    ({"eliminated": None}, "/eliminated"),
+    ({"buy_ins": {"B": 1}}, "/buy_ins/B"),
+    ({"scores": {"B": 1.5}}, "/scores/B"),
+    ({"pool": "5"}, "/pool"),
+    ({"colour": "red"}, "/colour"),
+]
+
+
+@pytest.mark.parametrize("vector", [BUY_IN, DECLINE], ids=["buy_in", "decline"])
+@pytest.mark.parametrize("row, where", BAD_ROWS, ids=[json.dumps(r) for r, _ in BAD_ROWS])
+def test_a_sheet_row_of_the_wrong_shape_is_422(client, vector, row, where):
+    body = vector_request(*vector)
+    body["game"]["sheet"] = [row]
+    answer = problem(client.post("/v1/adjudicate", json=body), 422, "malformed-input")
+    assert "/game/sheet/0" + where in pointers(answer)
+
+
+@pytest.mark.parametrize("row, where", BAD_ROWS, ids=[json.dumps(r) for r, _ in BAD_ROWS])
+def test_the_core_refuses_a_sheet_row_of_the_wrong_shape(row, where):
+    data = vector_request(*BUY_IN)["game"]
+    data["sheet"] = [{"hand": 3}, row]
+    with pytest.raises(MalformedInput) as info:
+        game_from_dict(data, load_variant("british"))
+    assert "/sheet/1" + where in [p.pointer for p in info.value.problems]
+
+
+def test_the_core_refuses_a_sheet_row_that_is_not_an_object():
+    data = vector_request(*BUY_IN)["game"]
+    data["sheet"] = [[1, 2]]
+    with pytest.raises(MalformedInput) as info:
+        game_from_dict(data, load_variant("british"))
+    assert [p.pointer for p in info.value.problems] == ["/sheet/0"]
+
+
+def test_a_sheet_row_as_the_referee_writes_it_is_accepted_and_updated(client):
+    body = vector_request(*BUY_IN)
+    row = {"hand": 3, "dealer": "A", "how": "call_up", "winner": "A", "penalties": {"A": 0, "B": 40, "C": 10, "D": 30},
+           "payments": {"A": 0, "B": 0, "C": 0, "D": 0}, "scores": {"A": 12, "B": 160, "C": 40, "D": 155},
+           "ledger": {"A": 0, "B": 0, "C": 0, "D": 0}, "pool": 20, "buy_ins": {}, "eliminated": []}
+    body["game"]["sheet"] = [row]
+    r = client.post("/v1/adjudicate", json=body)
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    written = r.get_json()["game"]["sheet"][-1]
+    assert written["buy_ins"] == {"B": True} and written["scores"]["B"] == 40 and written["pool"] == 25
+
+
+# Mutations of a valid game request: its sheet rows, phase, buy-in queue and stakes.  Whatever comes
+# of them, the answer is a verdict or a problem, never a 500.
+
+_SEATS = ["A", "B", "C", "D"]
+_ids = st.sampled_from(_SEATS * 3 + ["Z", "", "\ue000"])
+_small = st.integers(0, 200)
+_ints = st.one_of(_small, _small, _small, _small, _small, _small, st.integers(-(2**70), 2**70), st.sampled_from([-1, 10**9, 10**9 + 1, 2**53]))
+_leaf = st.one_of(st.none(), st.booleans(), _ints, st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=5))
+_junk = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                     max_leaves=6)
+_int_table = st.dictionaries(_ids, _ints, max_size=5)
+_row_fields = {
+    "hand": _ints, "dealer": _ids, "how": st.sampled_from(["call_up", "kalookie", "void", "won"]),
+    "winner": st.one_of(st.none(), _ids), "penalties": _int_table, "payments": _int_table, "scores": _int_table,
+    "ledger": _int_table, "pool": _ints, "buy_ins": st.dictionaries(_ids, st.booleans(), max_size=5),
+    "eliminated": st.lists(_ids, max_size=4), "game_winner": st.one_of(st.none(), _ids), "settlement": _int_table,
+}
+_row_of_the_right_shape = st.fixed_dictionaries({}, optional=_row_fields)
+_row = st.one_of(
+    _row_of_the_right_shape, _row_of_the_right_shape, _row_of_the_right_shape,
+    st.dictionaries(st.sampled_from(sorted(_row_fields) + ["other"]), _junk, max_size=3),  # any values
+    _junk,
+)
+_stakes = st.one_of(
+    st.sampled_from(["casino", "williamson", "nope"]),
+    st.fixed_dictionaries({k: _ints for k in ("call_up", "kalookie", "initial", "buy_in")}),
+    st.dictionaries(st.sampled_from(["call_up", "kalookie", "initial", "buy_in", "x"]), _junk, max_size=5),
+    _junk,
+)
+_GAME_VECTORS = [BUY_IN, DECLINE, ("british/game.json", "british.game.last-decline-ends-the-game"),
+                 ("british/game.json", "british.game.next-hand-skips-the-eliminated"),
+                 ("denexa_caloochi/game.json", "denexa_caloochi.game.hand-settled-in-tokens")]
+_requests = {v: vector_request(*v) for v in _GAME_VECTORS}
+_hostile_client = create_app({"TESTING": True}).test_client()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+@given(vector=st.sampled_from(_GAME_VECTORS),
+       changes=st.fixed_dictionaries({}, optional={
+           "sheet": st.lists(_row, max_size=3),
+           "phase": st.one_of(st.sampled_from(["hand", "buy_in", "between", "over"] * 3), _junk),
+           "buy_in_queue": st.one_of(st.lists(_ids, max_size=4), st.lists(_ids, max_size=4), _junk),
+           "buy_in_score": st.one_of(st.none(), _ints),
+           "stakes": _stakes,
+       }),
+       action=st.one_of(st.none(), st.sampled_from([{"type": "buy_in", "player": p} for p in _SEATS]
+                                                   + [{"type": "decline", "player": p} for p in _SEATS]
+                                                   + [{"type": "next_hand", "seed": 5}])))
+def test_mutated_game_requests_never_get_a_500(vector, changes, action):
+    body = copy.deepcopy(_requests[vector])
+    body["game"].update(changes)
+    if action is not None:
+        body["action"] = action
+    r = _hostile_client.post("/v1/adjudicate", json=body)
+    assert r.status_code in (200, 400, 422), (r.status_code, r.get_data(as_text=True)[:500])
+    r = _hostile_client.post("/v1/replay", json={"variant": body["variant"], "start": {"game": body["game"]},
+                                                 "actions": [body["action"]]})
+    assert r.status_code in (200, 400, 422), (r.status_code, r.get_data(as_text=True)[:500])
