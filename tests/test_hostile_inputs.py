@@ -8,16 +8,19 @@
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
+import rfc8785
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from api import create_app
 from rules import load_variant
 from rules.errors import MalformedInput, UnknownVariant
 from rules.game import game_from_dict
+from rules.replay import canonical
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = "application/problem+json"
@@ -223,3 +226,52 @@ def test_mutated_game_requests_never_get_a_500(vector, changes, action):
     r = _hostile_client.post("/v1/replay", json={"variant": body["variant"], "start": {"game": body["game"]},
                                                  "actions": [body["action"]]})
     assert r.status_code in (200, 400, 422), (r.status_code, r.get_data(as_text=True)[:500])
+
+
+# -- 3. the replay hash chain: every number in a position is one RFC 8785 writes exactly ---------
+
+def _replay(client, game, actions=({"type": "draw", "source": "stock"},)):
+    return client.post("/v1/replay", json={"variant": "british", "start": {"game": game}, "actions": list(actions)})
+
+
+@pytest.mark.parametrize("row, where", [
+    ({"pool": 2**60, "winner": "\ue000"}, "/pool"),        # rfc8785 IntegerDomainError -> 500
+    ({"scores": {"\ue000": 2**60}}, "/scores/\ue000"),
+    ({"pool": 2**60}, "/pool"),                             # hashed silently, not as RFC 8785 would
+    ({"ledger": {"a": -(2**63)}}, "/ledger/a"),
+])
+def test_an_integer_beyond_the_bounds_in_a_game_is_422_not_500(client, row, where):
+    body = problem(_replay(client, {**_game(client), "sheet": [row]}), 422, "malformed-input")
+    assert "/start/game/sheet/0" + where in pointers(body)
+
+
+def test_a_sheet_number_written_1E2_is_hashed_as_the_integer_100(client):
+    raw = json.dumps({"variant": "british", "start": {"game": {**_game(client), "sheet": [{"pool": 12345}]}},
+                      "actions": [{"type": "draw", "source": "stock"}]}).replace("12345", "1E2")
+    r = client.post("/v1/replay", data=raw, content_type="application/json")
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    assert b"100.0" not in r.data
+    body = r.get_json()
+    position = body["start"]["position"]
+    assert position["sheet"] == [{"pool": 100}] and type(position["sheet"][0]["pool"]) is int
+    assert body["start"]["hash"] == hashlib.sha256(rfc8785.dumps(position)).hexdigest()
+    final = body["final"]["position"]
+    assert body["final"]["hash"] == hashlib.sha256(body["start"]["hash"].encode() + rfc8785.dumps(final)).hexdigest()
+
+
+@pytest.mark.parametrize("doc, where", [
+    ({"a": [1, {"b": 2**53}]}, "/a/1/b"),
+    ({"\ue000": -(2**53)}, "/\ue000"),
+    ({"x/y": 2**70}, "/x~1y"),
+    ({"a": 1.5}, "/a"),
+    ({"a": 100.0, "k": "\ue000"}, "/a"),
+])
+def test_canonical_refuses_numbers_it_cannot_write_exactly(doc, where):
+    with pytest.raises(MalformedInput) as info:
+        canonical(doc)
+    assert [p.pointer for p in info.value.problems] == [where]
+
+
+def test_canonical_writes_the_largest_exact_integers():
+    doc = {"a": 2**53 - 1, "b": -(2**53 - 1), "\ue000": [0, "1.5e3"]}
+    assert canonical(doc) == rfc8785.dumps(doc)
