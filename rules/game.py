@@ -192,6 +192,56 @@ def _int(value, path, problems, minimum=-10**9, maximum=10**9, default=0):
     return int(value)
 
 
+SHEET_TABLES = {"penalties": 10**9, "payments": 10**9, "scores": 10**9, "ledger": 10**9, "settlement": 2 * 10**9}
+
+
+def _sheet_row(row: Any, i: int, problems: list[Problem]) -> dict:
+    """One row of the sheet, read field by field as ``settle_hand`` writes it (the shapes of
+    openapi.yaml's SheetRow), its numbers made integers (``1E2`` is the integer 100)."""
+    if not isinstance(row, Mapping):
+        problems.append(Problem(pointer("sheet", i), "a sheet row is an object"))
+        return {}
+    out: dict[str, Any] = {}
+
+    def number(value, path, lo, hi):
+        if value is None or (isinstance(value, float) and not value.is_integer()):
+            problems.append(Problem(pointer(*path), f"expected an integer from {lo} to {hi}"))
+            return 0
+        return _int(value, path, problems, lo, hi)
+
+    for k, v in row.items():
+        at = ("sheet", i, k)
+        if k in ("hand", "pool"):
+            out[k] = number(v, at, 1 if k == "hand" else 0, 10**6 if k == "hand" else 10**9)
+        elif k == "how":
+            if v not in ("call_up", "kalookie", "void"):
+                problems.append(Problem(pointer(*at), "expected one of call_up, kalookie, void"))
+            out[k] = v
+        elif k in ("dealer", "winner", "game_winner"):
+            if not (isinstance(v, str) and len(v) <= 64) and not (v is None and k != "dealer"):
+                problems.append(Problem(pointer(*at), "expected a player id" + ("" if k == "dealer" else " or null")))
+            out[k] = v
+        elif k in SHEET_TABLES or k == "buy_ins":
+            if not isinstance(v, Mapping) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):
+                problems.append(Problem(pointer(*at), "expected an object of at most 12 player ids"))
+                continue
+            if k == "buy_ins":
+                for pid, x in v.items():
+                    if not isinstance(x, bool):
+                        problems.append(Problem(pointer(*at, pid), "expected true or false"))
+                out[k] = dict(v)
+            else:
+                out[k] = {pid: number(x, at + (pid,), -SHEET_TABLES[k], SHEET_TABLES[k]) for pid, x in v.items()}
+        elif k == "eliminated":
+            if not isinstance(v, list) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):
+                problems.append(Problem(pointer(*at), "expected a list of at most 12 player ids"))
+                continue
+            out[k] = list(v)
+        else:
+            problems.append(Problem(pointer(*at), f"unknown field {k!r}"))
+    return out
+
+
 def game_from_dict(data: Any, variant: Variant) -> Game:
     problems: list[Problem] = []
     if not isinstance(data, Mapping):
@@ -246,6 +296,7 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
     if not isinstance(sheet, list) or len(sheet) > 1000:
         problems.append(Problem("/sheet", "expected a list of rows"))
         sheet = []
+    sheet = [_sheet_row(row, i, problems) for i, row in enumerate(sheet)]
     pool = _int(data["pool"], ("pool",), problems, 0)
     hands_played = _int(data.get("hands_played"), ("hands_played",), problems, 0)
     buy_in_score = data.get("buy_in_score")

@@ -19,6 +19,7 @@ step where the record was altered.
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any, Mapping, NotRequired, TypedDict, cast
 
 import orjson
@@ -84,18 +85,48 @@ class Replay(TypedDict):
 
 
 def canonical(doc: Any) -> bytes:
-    """RFC 8785 canonical JSON of a position.
+    """RFC 8785 canonical JSON of a position: the one writer of every hashed document.
 
     Positions hold only strings, integers, booleans, null, lists and objects.  For those, Python's
     ``json.dumps`` (or orjson) with sorted keys, no whitespace and no ASCII escaping writes exactly the JCS
     bytes, except that JCS orders keys by UTF-16 code units where Python orders by code points;
     the two orders can differ only when a key holds a character at or above U+E000.  So the fast
-    writer is used when no such character occurs, and the ``rfc8785`` library otherwise.  (The
-    referee's positions never hold floats, whose JCS form Python does not write.)"""
-    data = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)  # the same bytes as that json.dumps, faster
+    writer is used when no such character occurs, and the ``rfc8785`` library otherwise.
+
+    A number JCS cannot write exactly is refused (MalformedInput naming its pointer in ``doc``), by
+    either writer: a float (whose JCS form Python does not write; the schema's integers are read as
+    integers before anything is hashed, so ``1E2`` arrives as 100) and an integer beyond 2^53 - 1 in
+    magnitude (JCS writes numbers as IEEE doubles)."""
+    try:
+        data = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)  # the same bytes as that json.dumps, faster
+    except orjson.JSONEncodeError:  # e.g. an integer beyond 64 bits
+        _refuse_inexact(doc)
+        raise
+    if _MAYBE_INEXACT.search(data):  # a float or a long integer may be there (or only inside a string)
+        _refuse_inexact(doc)
     if not data.isascii() and max(data.decode("utf-8")) >= "\ue000":
         return rfc8785.dumps(doc)
     return data
+
+
+MAX_EXACT_INTEGER = 2**53 - 1
+_MAYBE_INEXACT = re.compile(rb"\d[.eE]|\d{16}")  # how orjson writes a float; an integer of 16 digits or more
+
+
+def _refuse_inexact(doc: Any) -> None:
+    """Raise MalformedInput at the first number of ``doc`` JCS cannot write exactly (no recursion)."""
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(doc, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, float) or (isinstance(node, int) and not isinstance(node, bool)
+                                       and abs(node) > MAX_EXACT_INTEGER):
+            what = (f"{node!r} is not an integer" if isinstance(node, float)
+                    else f"the integer {node} is beyond 2^53 - 1 in magnitude")
+            raise MalformedInput(Problem(pointer(*path), f"{what}: the hash chain (RFC 8785) cannot write it exactly"))
+        if isinstance(node, Mapping):
+            stack.extend((v, path + (k,)) for k, v in reversed(list(node.items())))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, path + (i,)) for i, v in reversed(list(enumerate(node))))
 
 
 def chain(previous: str | None, doc: Any) -> str:
@@ -148,7 +179,10 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
         except RefereeInputError as exc:
             raise exc.prefixed(pointer("actions", i)) from None
     current = _position(kind, position)
-    h = chain(None, current)
+    try:
+        h = chain(None, current)
+    except MalformedInput as exc:  # a number of the starting position the hash cannot write exactly
+        raise exc.prefixed(f"/start/{kind}") from None
     out: Replay = {"kind": kind, "start": {"position": current, "hash": h}, "steps": [],
                    "first_illegal": None, "altered": None, "final": None}
     if record:

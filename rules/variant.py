@@ -288,9 +288,23 @@ def variant_ids(directory: str | Path = VARIANT_DIR) -> list[str]:
     return sorted(p.stem for p in Path(directory).glob("*.yaml"))
 
 
+@functools.lru_cache(maxsize=None)
+def _known_ids(directory: str) -> frozenset[str]:
+    return frozenset(variant_ids(directory))
+
+
+def _quoted(value: Any) -> str:
+    """A requested id as an answer quotes it: a long one is cut."""
+    if not isinstance(value, str):
+        return f"of type {type(value).__name__}"
+    return repr(value if len(value) <= 40 else value[:37] + "...")
+
+
 def load_variant(variant_id: str, rules: Mapping[str, Any] | None = None, directory: str | Path = VARIANT_DIR) -> Variant:
-    if not isinstance(variant_id, str) or not variant_id.replace("_", "").isalnum():
-        raise UnknownVariant(Problem("/variant", f"no variant {variant_id!r}"))
+    # an id is looked up among the variant files' names, never turned into a path before it is known
+    if not isinstance(variant_id, str) or variant_id not in _known_ids(str(directory)):
+        raise UnknownVariant(Problem("/variant", f"no variant {_quoted(variant_id)}; "
+                                                 f"known: {', '.join(sorted(_known_ids(str(directory))))}"))
     return _load_variant(variant_id, str(directory)).with_rules(rules)
 
 

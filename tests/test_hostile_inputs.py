@@ -1,0 +1,282 @@
+"""Inputs that once made the referee answer 500: each is now a problem answer naming the field.
+
+* a variant id that is no variant's file name (too long for the file system, or of non-ASCII digits);
+* a game's sheet row of the wrong shape, read by a buy-in or a decline;
+* a number the hash chain of a replay cannot write exactly (RFC 8785): an integer beyond 2^53 beside
+  a character at or above U+E000, or a float such as ``1E2`` in a sheet row.
+"""
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+import rfc8785
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from api import create_app
+from rules import load_variant
+from rules.errors import MalformedInput, UnknownVariant
+from rules.game import game_from_dict
+from rules.replay import canonical
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBLEM = "application/problem+json"
+
+
+def problem(response, status: int, slug: str) -> dict:
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
+    assert response.mimetype == PROBLEM
+    body = response.get_json()
+    assert body["type"].endswith("/" + slug), body
+    return body
+
+
+def pointers(body: dict) -> list[str]:
+    return [e["pointer"] for e in body.get("errors", [])]
+
+
+def vector_request(path: str, vector_id: str) -> dict:
+    data = json.loads((ROOT / "vectors" / path).read_text(encoding="utf-8"))
+    return copy.deepcopy(next(v["request"] for v in data["vectors"] if v["id"] == vector_id))
+
+
+# -- 1. variant ids are looked up among the known ids, never turned into a path ------------------
+
+LONG_ID = "a" * 300
+WIDE_ID = "\U0001D7CE" * 64  # 64 MATHEMATICAL BOLD DIGIT ZERO: alphanumeric, 4 bytes each in UTF-8
+
+
+@pytest.mark.parametrize("variant_id", [LONG_ID, WIDE_ID, "\u0661\u0662" * 40, "british_", "British", "0"],
+                         ids=["300-letters", "64-wide-digits", "80-arabic-digits", "british_", "British", "0"])
+def test_an_unknown_variant_id_in_the_path_is_404(client, variant_id):
+    body = problem(client.get(f"/v1/variants/{variant_id}"), 404, "unknown-variant")
+    assert pointers(body) == ["/variant"]
+    text = json.dumps(body, ensure_ascii=False)
+    assert variant_id not in text or len(variant_id) <= 40  # a long id is quoted cut, never whole
+    assert len(text) < 2000
+
+
+@pytest.mark.parametrize("path", ["british.yaml", "..%2Fbritish", "british%00", "%ED%A0%80", "." * 255],
+                         ids=["file-name", "relative-path", "nul", "surrogate", "255-dots"])
+def test_ids_that_look_like_paths_are_unknown_variants(client, path):
+    r = client.get(f"/v1/variants/{path}")
+    assert r.status_code == 404 and r.mimetype == PROBLEM
+
+
+@pytest.mark.parametrize("variant_id", [WIDE_ID, LONG_ID, "../variants/british", "british.yaml", "", None, 7],
+                         ids=["64-wide-digits", "300-letters", "relative-path", "file-name", "empty", "null", "int"])
+def test_load_variant_refuses_anything_but_a_known_id(variant_id):
+    with pytest.raises(UnknownVariant) as info:
+        load_variant(variant_id)
+    assert [p.pointer for p in info.value.problems] == ["/variant"]
+    assert len(info.value.detail) < 1000
+
+
+def test_a_known_id_still_loads():
+    assert load_variant("british").id == "british"
+
+
+def _game(client, players=("a", "b")):
+    return client.post("/v1/games", json={"variant": "british", "players": list(players), "seed": 1}).get_json()["game"]
+
+
+@pytest.mark.parametrize("endpoint", ["deal", "games", "melds/check", "adjudicate-state", "adjudicate-game", "replay",
+                                      "legal-actions", "scoresheet"])
+def test_a_wide_variant_id_in_a_body_is_422(client, endpoint):
+    # 64 characters pass the schema's maxLength (it counts characters, not bytes)
+    dealt = client.post("/v1/deal", json={"variant": "british", "players": 2, "seed": 1}).get_json()["state"]
+    bodies = {
+        "deal": {"players": 2, "seed": 1},
+        "games": {"players": ["a", "b"], "seed": 1},
+        "melds/check": {"cards": ["5H", "6H", "7H"]},
+        "adjudicate-state": {"state": dealt, "action": {"type": "draw", "source": "stock"}},
+        "adjudicate-game": {"game": _game(client), "action": {"type": "draw", "source": "stock"}},
+        "replay": {"start": {"game": _game(client)}, "actions": [{"type": "draw", "source": "stock"}]},
+        "legal-actions": {"state": dealt},
+        "scoresheet": {"players": ["a", "b"], "hands": [{"how": "void"}]},
+    }
+    url = "/v1/" + endpoint.split("-state")[0].split("-game")[0]
+    body = problem(client.post(url, json={"variant": WIDE_ID, **bodies[endpoint]}), 422, "unknown-variant")
+    assert pointers(body) == ["/variant"]
+    assert WIDE_ID not in json.dumps(body, ensure_ascii=False)
+
+
+def test_a_too_long_variant_id_in_a_body_is_422_and_not_echoed_whole(client):
+    body = problem(client.post("/v1/deal", json={"variant": LONG_ID, "players": 2, "seed": 1}), 422, "malformed-input")
+    assert pointers(body) == ["/variant"]
+    assert LONG_ID not in json.dumps(body)
+
+
+# -- 2. a game's sheet rows have a schema; the core reads them safely ----------------------------
+
+BUY_IN = ("british/game.json", "british.game.first-buy-in")
+DECLINE = ("british/game.json", "british.game.decline-ends-decisions")
+
+BAD_ROWS = [
+    ({"buy_ins": []}, "/buy_ins"),          # TypeError: 'list' object is not a mapping (buy_in and decline)
+    ({"buy_ins": None}, "/buy_ins"),
+    ({"buy_ins": "x"}, "/buy_ins"),
+    ({"scores": 1}, "/scores"),             # TypeError on buy_in
+    ({"scores": None}, "/scores"),
+    ({"eliminated": 5}, "/eliminated"),     # TypeError: 'int' object is not iterable (decline)
+    ({"eliminated": None}, "/eliminated"),
+    ({"buy_ins": {"B": 1}}, "/buy_ins/B"),
+    ({"scores": {"B": 1.5}}, "/scores/B"),
+    ({"pool": "5"}, "/pool"),
+    ({"colour": "red"}, "/colour"),
+]
+
+
+@pytest.mark.parametrize("vector", [BUY_IN, DECLINE], ids=["buy_in", "decline"])
+@pytest.mark.parametrize("row, where", BAD_ROWS, ids=[json.dumps(r) for r, _ in BAD_ROWS])
+def test_a_sheet_row_of_the_wrong_shape_is_422(client, vector, row, where):
+    body = vector_request(*vector)
+    body["game"]["sheet"] = [row]
+    answer = problem(client.post("/v1/adjudicate", json=body), 422, "malformed-input")
+    assert "/game/sheet/0" + where in pointers(answer)
+
+
+@pytest.mark.parametrize("row, where", BAD_ROWS, ids=[json.dumps(r) for r, _ in BAD_ROWS])
+def test_the_core_refuses_a_sheet_row_of_the_wrong_shape(row, where):
+    data = vector_request(*BUY_IN)["game"]
+    data["sheet"] = [{"hand": 3}, row]
+    with pytest.raises(MalformedInput) as info:
+        game_from_dict(data, load_variant("british"))
+    assert "/sheet/1" + where in [p.pointer for p in info.value.problems]
+
+
+def test_the_core_refuses_a_sheet_row_that_is_not_an_object():
+    data = vector_request(*BUY_IN)["game"]
+    data["sheet"] = [[1, 2]]
+    with pytest.raises(MalformedInput) as info:
+        game_from_dict(data, load_variant("british"))
+    assert [p.pointer for p in info.value.problems] == ["/sheet/0"]
+
+
+def test_a_sheet_row_as_the_referee_writes_it_is_accepted_and_updated(client):
+    body = vector_request(*BUY_IN)
+    row = {"hand": 3, "dealer": "A", "how": "call_up", "winner": "A", "penalties": {"A": 0, "B": 40, "C": 10, "D": 30},
+           "payments": {"A": 0, "B": 0, "C": 0, "D": 0}, "scores": {"A": 12, "B": 160, "C": 40, "D": 155},
+           "ledger": {"A": 0, "B": 0, "C": 0, "D": 0}, "pool": 20, "buy_ins": {}, "eliminated": []}
+    body["game"]["sheet"] = [row]
+    r = client.post("/v1/adjudicate", json=body)
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    written = r.get_json()["game"]["sheet"][-1]
+    assert written["buy_ins"] == {"B": True} and written["scores"]["B"] == 40 and written["pool"] == 25
+
+
+# Mutations of a valid game request: its sheet rows, phase, buy-in queue and stakes.  Whatever comes
+# of them, the answer is a verdict or a problem, never a 500.
+
+_SEATS = ["A", "B", "C", "D"]
+_ids = st.sampled_from(_SEATS * 3 + ["Z", "", "\ue000"])
+_small = st.integers(0, 200)
+_ints = st.one_of(_small, _small, _small, _small, _small, _small, st.integers(-(2**70), 2**70), st.sampled_from([-1, 10**9, 10**9 + 1, 2**53]))
+_leaf = st.one_of(st.none(), st.booleans(), _ints, st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=5))
+_junk = st.recursive(_leaf, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+                     max_leaves=6)
+_int_table = st.dictionaries(_ids, _ints, max_size=5)
+_row_fields = {
+    "hand": _ints, "dealer": _ids, "how": st.sampled_from(["call_up", "kalookie", "void", "won"]),
+    "winner": st.one_of(st.none(), _ids), "penalties": _int_table, "payments": _int_table, "scores": _int_table,
+    "ledger": _int_table, "pool": _ints, "buy_ins": st.dictionaries(_ids, st.booleans(), max_size=5),
+    "eliminated": st.lists(_ids, max_size=4), "game_winner": st.one_of(st.none(), _ids), "settlement": _int_table,
+}
+_row_of_the_right_shape = st.fixed_dictionaries({}, optional=_row_fields)
+_row = st.one_of(
+    _row_of_the_right_shape, _row_of_the_right_shape,
+    # the fields a buy-in or a decline updates, of any shape
+    st.dictionaries(st.sampled_from(["buy_ins", "scores", "eliminated"]), _leaf | st.lists(_leaf, max_size=2), max_size=2),
+    st.dictionaries(st.sampled_from(sorted(_row_fields) + ["other"]), _junk, max_size=3),  # any values
+    _junk,
+)
+_stakes = st.one_of(
+    st.sampled_from(["casino", "williamson", "nope"]),
+    st.fixed_dictionaries({k: _ints for k in ("call_up", "kalookie", "initial", "buy_in")}),
+    st.dictionaries(st.sampled_from(["call_up", "kalookie", "initial", "buy_in", "x"]), _junk, max_size=5),
+    _junk,
+)
+_GAME_VECTORS = [BUY_IN, DECLINE, ("british/game.json", "british.game.last-decline-ends-the-game"),
+                 ("british/game.json", "british.game.next-hand-skips-the-eliminated"),
+                 ("denexa_caloochi/game.json", "denexa_caloochi.game.hand-settled-in-tokens")]
+_requests = {v: vector_request(*v) for v in _GAME_VECTORS}
+_hostile_client = create_app({"TESTING": True}).test_client()
+
+
+# a fixed seed unless KALOOKI_FUZZ_RANDOM is set, as for tests/test_schemathesis.py
+@settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
+          derandomize=not os.environ.get("KALOOKI_FUZZ_RANDOM"))
+@given(vector=st.sampled_from(_GAME_VECTORS),
+       changes=st.fixed_dictionaries({}, optional={
+           "sheet": st.lists(_row, max_size=3),
+           "phase": st.one_of(st.sampled_from(["hand", "buy_in", "between", "over"] * 3), _junk),
+           "buy_in_queue": st.one_of(st.lists(_ids, max_size=4), st.lists(_ids, max_size=4), _junk),
+           "buy_in_score": st.one_of(st.none(), _ints),
+           "stakes": _stakes,
+       }),
+       action=st.one_of(st.none(), st.none(), st.sampled_from([{"type": "buy_in", "player": p} for p in _SEATS]
+                                                   + [{"type": "decline", "player": p} for p in _SEATS]
+                                                   + [{"type": "next_hand", "seed": 5}])))
+def test_mutated_game_requests_never_get_a_500(vector, changes, action):
+    body = copy.deepcopy(_requests[vector])
+    body["game"].update(changes)
+    if action is not None:
+        body["action"] = action
+    r = _hostile_client.post("/v1/adjudicate", json=body)
+    assert r.status_code in (200, 400, 422), (r.status_code, r.get_data(as_text=True)[:500])
+    r = _hostile_client.post("/v1/replay", json={"variant": body["variant"], "start": {"game": body["game"]},
+                                                 "actions": [body["action"]]})
+    assert r.status_code in (200, 400, 422), (r.status_code, r.get_data(as_text=True)[:500])
+
+
+# -- 3. the replay hash chain: every number in a position is one RFC 8785 writes exactly ---------
+
+def _replay(client, game, actions=({"type": "draw", "source": "stock"},)):
+    return client.post("/v1/replay", json={"variant": "british", "start": {"game": game}, "actions": list(actions)})
+
+
+@pytest.mark.parametrize("row, where", [
+    ({"pool": 2**60, "winner": "\ue000"}, "/pool"),        # rfc8785 IntegerDomainError -> 500
+    ({"scores": {"\ue000": 2**60}}, "/scores/\ue000"),
+    ({"pool": 2**60}, "/pool"),                             # hashed silently, not as RFC 8785 would
+    ({"ledger": {"a": -(2**63)}}, "/ledger/a"),
+])
+def test_an_integer_beyond_the_bounds_in_a_game_is_422_not_500(client, row, where):
+    body = problem(_replay(client, {**_game(client), "sheet": [row]}), 422, "malformed-input")
+    assert "/start/game/sheet/0" + where in pointers(body)
+
+
+def test_a_sheet_number_written_1E2_is_hashed_as_the_integer_100(client):
+    raw = json.dumps({"variant": "british", "start": {"game": {**_game(client), "sheet": [{"pool": 12345}]}},
+                      "actions": [{"type": "draw", "source": "stock"}]}).replace("12345", "1E2")
+    r = client.post("/v1/replay", data=raw, content_type="application/json")
+    assert r.status_code == 200, r.get_data(as_text=True)[:500]
+    assert b"100.0" not in r.data
+    body = r.get_json()
+    position = body["start"]["position"]
+    assert position["sheet"] == [{"pool": 100}] and type(position["sheet"][0]["pool"]) is int
+    assert body["start"]["hash"] == hashlib.sha256(rfc8785.dumps(position)).hexdigest()
+    final = body["final"]["position"]
+    assert body["final"]["hash"] == hashlib.sha256(body["start"]["hash"].encode() + rfc8785.dumps(final)).hexdigest()
+
+
+@pytest.mark.parametrize("doc, where", [
+    ({"a": [1, {"b": 2**53}]}, "/a/1/b"),
+    ({"\ue000": -(2**53)}, "/\ue000"),
+    ({"x/y": 2**70}, "/x~1y"),
+    ({"a": 1.5}, "/a"),
+    ({"a": 100.0, "k": "\ue000"}, "/a"),
+])
+def test_canonical_refuses_numbers_it_cannot_write_exactly(doc, where):
+    with pytest.raises(MalformedInput) as info:
+        canonical(doc)
+    assert [p.pointer for p in info.value.problems] == [where]
+
+
+def test_canonical_writes_the_largest_exact_integers():
+    doc = {"a": 2**53 - 1, "b": -(2**53 - 1), "\ue000": [0, "1.5e3"]}
+    assert canonical(doc) == rfc8785.dumps(doc)
