@@ -14,7 +14,7 @@ from .cards import JOKER, Card
 from .clauses import CITE, citation
 from .errors import MalformedInput, Problem, pointer
 from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set, is_identical,
-                    meld_value, read_meld, _set_order)
+                    meld_value, read_meld, set_order)
 from .shuffle import shuffled
 from .state import Announcement, HandResult, State, TableMeld, Turn, replace
 from .variant import Variant
@@ -507,7 +507,7 @@ def _set_releasing_one_joker(meld: Meld, naturals: Sequence[Card]) -> Meld:
     """``meld`` with ``naturals`` added and one of its jokers taken out (released)."""
     slots = [s for s in meld.slots if not s.is_joker] + [Slot(c, meld.rank, c.suit) for c in naturals]
     slots += [Slot(JOKER, meld.rank, "")] * (meld.jokers - 1)
-    return Meld("set", tuple(sorted(slots, key=_set_order)))
+    return Meld("set", tuple(sorted(slots, key=set_order)))
 
 
 def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:

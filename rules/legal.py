@@ -22,7 +22,7 @@ from typing import Any
 from .actions import action_from_dict
 from .cards import JOKER, RANK_CODES, SUITS, Card, rank_code
 from .engine import adjudicate
-from .melds import Meld, _lines, extend_run, extend_set, tokens_of
+from .melds import Meld, run_lines, extend_run, extend_set, tokens_of
 from .state import State
 from .variant import Variant
 
@@ -67,7 +67,7 @@ def single_melds(hand: tuple[Card, ...], variant: Variant) -> list[tuple[str, tu
             found[("set",) + ("JK",) * k] = ("set", ("JK",) * k, variant.rules.values.joker_set_each * k)
     run_min = variant.rules.melds.run.min
     for suit in SUITS:
-        for lo, hi in _lines(variant):
+        for lo, hi in run_lines(variant):
             for start in range(lo, hi + 1):
                 for end in range(start + run_min - 1, hi + 1):
                     cards, missing, present = [], 0, 0
@@ -292,7 +292,7 @@ def candidates(variant: Variant, state: State) -> tuple[list[dict], bool]:
                 r = first
                 for _ in range(2):
                     real = 14 if r == 1 else r
-                    if not 1 <= r <= 14 or (r == 1 and not any(line[0] == 1 for line in _lines(variant))):
+                    if not 1 <= r <= 14 or (r == 1 and not any(line[0] == 1 for line in run_lines(variant))):
                         break
                     if real in RANK_CODES and _code(real, suit) in counts:
                         seq.append(_code(real, suit))
