@@ -10,6 +10,7 @@ one reading the meld is refused as ambiguous and the client must declare it.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
@@ -34,6 +35,13 @@ class Token:
     @property
     def declared(self) -> bool:
         return self.card.is_joker and self.rank != 0
+
+    @functools.cached_property
+    def code(self) -> str:  # computed once per token object (cached in the instance, not a field)
+        """As written on the wire: ``QH``, ``JK``, ``JK(=9H)`` (a run joker) or ``JK(=9)`` (a set joker)."""
+        if not self.declared:
+            return self.card.code
+        return f"JK(={rank_code(self.rank)}{self.suit})"
 
 
 def parse_token(code: str) -> Token:

@@ -6,9 +6,14 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rules import action_from_dict, adjudicate, load_variant, state_from_dict
+from rules.actions import Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker, action_to_dict, order_key
+from rules.cards import parse_card
 from rules.legal import legal_actions, single_melds
+from rules.melds import parse_token
 from tests.helpers import make_state
 
 OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
@@ -87,3 +92,38 @@ def test_the_listing_of_hard_positions_is_unchanged(case):
     variant = load_variant(case["variant"], case["rules"])
     state = state_from_dict(case["state"], variant)
     assert legal_actions(variant, state, case["cap"]) == case["answer"]
+
+
+# -- the canonical order, from the typed actions ------------------------------------------------
+
+CODES = ["AS", "10H", "2C", "9D", "JK", "JK(=9H)", "JK(=10H)", "JK(=Q)", "JK(=A)", "QS", "KD", "JS"]
+NATURALS = ["AS", "10H", "2C", "9D", "QS", "KD", "JS", "10C"]
+IDS = st.sampled_from(["m1", "m10", "m2", "m1 ", "m1!", 'm"1', "m\\1", "mé", "m\u00e9\u20ac", "M1", "m"])
+TOKENS = st.lists(st.sampled_from(CODES), min_size=1, max_size=4).map(lambda cs: tuple(parse_token(c) for c in cs))
+ENDS = st.sampled_from([None, "low", "high"])
+BUILDS = st.builds(Build, IDS, TOKENS, ENDS)
+SPECS = st.builds(MeldSpec, TOKENS, st.sampled_from([None, "set", "run"]), st.sampled_from([None, "n1", "n10"]))
+ACTIONS = st.one_of(
+    st.builds(Draw, st.sampled_from(["stock", "discard"])),
+    st.builds(Pass),
+    st.builds(Announce, st.integers(1, 12), st.sampled_from(["A", "B", "A1"])),
+    st.builds(Discard, st.sampled_from(NATURALS + ["JK"]).map(parse_card)),
+    BUILDS,
+    st.builds(SwapJoker, IDS, st.lists(st.sampled_from(NATURALS).map(parse_card), min_size=1, max_size=2).map(tuple)),
+    st.builds(MeldAction, st.lists(SPECS, min_size=1, max_size=3).map(tuple),
+              builds=st.lists(BUILDS, max_size=2).map(tuple)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ACTIONS, min_size=2, max_size=12))
+def test_the_order_key_orders_as_the_sorted_wire_text(actions):
+    # the listing used to sort by json.dumps(wire, sort_keys=True); the key computed from the typed
+    # value must give the same order, and be equal exactly when the wire forms are
+    text = {id(a): json.dumps(action_to_dict(a), sort_keys=True) for a in actions}
+    by_key = sorted(actions, key=order_key)
+    assert [text[id(a)] for a in by_key] == sorted(text.values())
+    assert len({order_key(a) for a in actions}) == len(set(text.values()))
+    for a in actions:
+        assert action_from_dict(action_to_dict(a)) == a
+
