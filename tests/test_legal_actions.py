@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from rules import action_from_dict, adjudicate, load_variant, state_from_dict
 from rules.actions import Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker, action_to_dict, order_key
 from rules.cards import parse_card
-from rules.legal import legal_actions, single_melds
+from rules.legal import legal_actions
 from rules.melds import parse_token
+from rules.search import single_melds
 from tests.helpers import make_state
 
 OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
@@ -127,3 +128,34 @@ def test_the_order_key_orders_as_the_sorted_wire_text(actions):
     for a in actions:
         assert action_from_dict(action_to_dict(a)) == a
 
+
+# -- never slow ---------------------------------------------------------------------------------
+
+# House rules with four packs and twelve jokers and an opening of 500, a player who has not opened
+# holding 60 cards, taking the discard (which must go into the opening in this variant): the
+# opening search used to take seconds here (a fresh budget for every meld holding the 9S).  One
+# budget for the whole request answers in milliseconds; the search is cut before it finds an
+# opening, and only an opening found lets a player take the discard, so the take is refused.
+CRAFTED_RULES = {"pack": {"decks": 4, "jokers": 12}, "opening": {"minimum": 500}}
+CRAFTED = {"players": [{"id": "A", "hand": [r + s for r in "56789" for s in "SHDC"] * 2 + ["JK"] * 12
+                                            + [r + s for r in "QK" for s in "SHDC"]},
+                       {"id": "B", "hand": ["2S", "3S", "4S"], "opened": True}],
+           "dealer": "B", "to_act": "A", "phase": "draw", "discard": ["9S"]}
+
+
+def test_a_crafted_sixty_card_opening_search_is_answered_at_once(client):
+    variant, state = make_state(CRAFTED, "kalooki_co_uk", CRAFTED_RULES)
+    assert len(state.current.hand) == 60 and not state.current.opened
+    body = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": state.to_dict()}
+    verdict = client.post("/v1/adjudicate", json={**body, "action": {"type": "draw", "source": "discard"}}).get_json()
+    assert not verdict["legal"]
+    assert [v["clause"] for v in verdict["violations"]] == ["draw.uk_discard_must_complete_set_now"]
+    listing = client.post("/v1/legal-actions", json=body).get_json()
+    assert listing["actions"] == [{"type": "draw", "source": "stock"}] and not listing["truncated"]
+    # with the cards for it (three runs of 10 to ace in each suit), the same take is found at once
+    rich = {**CRAFTED, "players": [{"id": "A", "hand": [r + s for r in ("10", "J", "Q", "K", "A") for s in "SHDC"] * 3},
+                                   CRAFTED["players"][1]], "discard": ["10S"]}
+    variant, state = make_state(rich, "kalooki_co_uk", CRAFTED_RULES)
+    assert adjudicate(variant, state, action_from_dict({"type": "draw", "source": "discard"})).legal
+    assert legal_actions(variant, state)["actions"] == [{"type": "draw", "source": "discard"},
+                                                        {"type": "draw", "source": "stock"}]
