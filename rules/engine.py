@@ -5,16 +5,16 @@ A rule-illegal action is not an exception for the caller: it is a verdict with `
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from . import search
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
 from .cards import JOKER, Card
 from .clauses import CITE, citation
 from .errors import MalformedInput, Problem, pointer
 from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set, is_identical,
-                    meld_value, read_meld, _set_order)
+                    meld_value, read_meld, set_order)
 from .shuffle import shuffled
 from .state import Announcement, HandResult, State, TableMeld, Turn, replace
 from .variant import Variant
@@ -252,45 +252,13 @@ def _pass(variant: Variant, state: State, actor: str, events: list[dict]) -> Sta
 
 
 def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None = None, table=()) -> bool:
-    """Whether some combination of new melds from ``hand`` (and lay-offs onto ``table``, where they
-    count) reaches the opening minimum and leaves a card to discard (the bounded search of
-    ``rules.legal``); with ``must_include``, one that uses that card."""
-    from .legal import _openings, _openings_with, opening_items
-    minimum = variant.rules.opening.minimum or 0
-    counts = Counter(c.code for c in hand)
-    items = opening_items(hand, table, variant)
-    if must_include is None:
-        found, _ = _openings(items, counts, minimum, variant, 1)
-    else:
-        found, _ = _openings_with(must_include.code, items, hand, counts, minimum, variant, table, limit=1)
-    return bool(found)
+    """Whether a qualifying opening can be laid from ``hand`` (with ``must_include``): ``search.opening_possible``."""
+    return search.opening_possible(variant, hand, must_include, table)
 
 
 def _use_possible(variant: Variant, state: State, card: Card) -> bool:
-    """Whether ``card`` taken from the discard pile can be melded at once (see ``_can_place``)."""
-    return _can_place(variant, state, card, state.current.hand + (card,),
-                      variant.rules.draw.taken_discard == "meld_or_build")
-
-
-def _can_place(variant: Variant, state: State, card: Card, hand: tuple, onto_table: bool) -> bool:
-    """Whether ``card`` (one of ``hand``) can go at once into a new meld made with the hand, leaving
-    the cards the player must keep, or, with ``onto_table``, onto a meld on the table."""
-    from .legal import _needs, single_melds
-    keep = 2 if state.current.barred else 1  # a barred player may not go out this turn
-    counts = Counter(c.code for c in hand)
-    for kind, cards, value in single_melds(hand, variant):
-        need = _needs(cards)
-        if card.code in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(cards) >= keep:
-            return True
-    if onto_table and len(hand) - 1 >= keep:
-        token = Token(card)
-        for tm in state.melds:
-            if tm.meld.kind == "set":
-                if isinstance(extend_set(tm.meld, [token], variant), Meld):
-                    return True
-            elif any(isinstance(extend_run(tm.meld, [token], end, variant), Meld) for end in ("low", "high")):
-                return True
-    return False
+    """Whether ``card`` taken from the discard pile can be melded at once: ``search.discard_placeable``."""
+    return search.discard_placeable(variant, state, card)
 
 
 # -- meld ---------------------------------------------------------------------------------------
@@ -452,9 +420,8 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
 
 
 def _joker_placeable(variant: Variant, state: State) -> bool:
-    """Whether a released joker can be placed at once (see ``_can_place``)."""
-    hand = state.current.hand + (JOKER,) * state.turn.pending_jokers
-    return _can_place(variant, state, JOKER, hand, variant.rules.joker_reuse.released_into == "meld_or_build")
+    """Whether a released joker can be placed at once: ``search.released_joker_placeable``."""
+    return search.released_joker_placeable(variant, state)
 
 
 def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
@@ -507,7 +474,7 @@ def _set_releasing_one_joker(meld: Meld, naturals: Sequence[Card]) -> Meld:
     """``meld`` with ``naturals`` added and one of its jokers taken out (released)."""
     slots = [s for s in meld.slots if not s.is_joker] + [Slot(c, meld.rank, c.suit) for c in naturals]
     slots += [Slot(JOKER, meld.rank, "")] * (meld.jokers - 1)
-    return Meld("set", tuple(sorted(slots, key=_set_order)))
+    return Meld("set", tuple(sorted(slots, key=set_order)))
 
 
 def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:

@@ -408,7 +408,7 @@ def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
         if stakes_override is not None and dict(stakes_override) != {k: v for k, v in game.stakes if k in stakes_override}:
             raise Illegal("stakes.agreed_in_advance", "the stakes were agreed when the game started and cannot change")
         if isinstance(action, dict):
-            new = _game_action(variant, game, action, events)
+            new = apply_game_action(variant, game, action, events)
             hand = new.hand
         else:
             new, hand = _hand_action(variant, game, action, events)
@@ -518,7 +518,8 @@ def _after_decisions(variant: Variant, game: Game, events: list[dict]) -> Game:
     return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
 
 
-def _game_action(variant: Variant, game: Game, action: dict, events: list[dict]) -> Game:
+def apply_game_action(variant: Variant, game: Game, action: dict, events: list[dict]) -> Game:
+    """Apply a game-level action (``next_hand``, ``buy_in``, ``decline``); Illegal if refused."""
     kind = action["type"]
     if kind == "next_hand":
         if game.phase == "over":

@@ -10,6 +10,7 @@ one reading the meld is refused as ambiguous and the client must declare it.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence, TypedDict
@@ -34,6 +35,13 @@ class Token:
     @property
     def declared(self) -> bool:
         return self.card.is_joker and self.rank != 0
+
+    @functools.cached_property
+    def code(self) -> str:  # computed once per token object (cached in the instance, not a field)
+        """As written on the wire: ``QH``, ``JK``, ``JK(=9H)`` (a run joker) or ``JK(=9)`` (a set joker)."""
+        if not self.declared:
+            return self.card.code
+        return f"JK(={rank_code(self.rank)}{self.suit})"
 
 
 def parse_token(code: str) -> Token:
@@ -153,11 +161,12 @@ def card_penalty(card: Card, variant: Variant) -> int:
     return card.rank
 
 
-def _set_order(slot: Slot) -> tuple[int, int]:
+def set_order(slot: Slot) -> tuple[int, int]:
+    """The order of a set's slots: naturals in suit order (S H D C), then jokers."""
     return (1, 0) if slot.is_joker else (0, SUITS.index(slot.card.suit))
 
 
-def _lines(variant: Variant) -> list[tuple[int, int]]:
+def run_lines(variant: Variant) -> list[tuple[int, int]]:
     """The rank ranges a run may occupy: (lowest, highest), ace 1 when low and 14 when high."""
     ace = variant.rules.melds.run.ace
     return {"high": [(2, 14)], "low": [(1, 13)], "high_or_low": [(2, 14), (1, 13)]}[ace]
@@ -200,7 +209,7 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
             return [], Failure("joker.wild_for_any_card",
                                f"a joker declared as {rank_code(j.rank)} cannot stand in a set of {rank_code(rank)}")
     slots = [Slot(c, rank, c.suit) for c in naturals] + [Slot(JOKER, rank, "") for _ in jokers]
-    return [Meld("set", tuple(sorted(slots, key=_set_order)))], None
+    return [Meld("set", tuple(sorted(slots, key=set_order)))], None
 
 
 def is_identical(meld: "Meld") -> bool:
@@ -242,7 +251,7 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
                                "a joker in a run stands for an exact card: declare it with its suit, e.g. JK(=9H)")
     readings: dict[tuple[str, ...], Meld] = {}
     any_window = False
-    for line in _lines(variant):
+    for line in run_lines(variant):
         for start in _run_windows(naturals, n, line):
             any_window = True
             nat_ranks = {_map_rank(c.rank, line) for c in naturals}
@@ -396,7 +405,7 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
             return Failure("joker.set_joker_suit_undeclared" if meld.jokers else clause,
                            f"the set already holds a {rank_code(meld.rank)} of that suit")
         slots.append(Slot(t.card, meld.rank, t.card.suit))
-    return Meld("set", tuple(sorted(slots, key=_set_order)))
+    return Meld("set", tuple(sorted(slots, key=set_order)))
 
 
 def tokens_of(codes: Iterable[str]) -> list[Token]:

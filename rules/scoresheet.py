@@ -15,7 +15,7 @@ from .cards import CardError, parse_card
 from .clauses import citation
 from .engine import Illegal
 from .errors import MalformedInput, Problem, pointer
-from .game import Game, GamePlayer, _game_action, resolve_stakes, settle_hand
+from .game import Game, GamePlayer, apply_game_action, resolve_stakes, settle_hand
 from .melds import card_penalty
 from .state import HandResult
 from .variant import Variant
@@ -165,7 +165,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         game = _decide(variant, game, pid, choice, at, events)
     for pid, choice in decisions.items():
         try:
-            _game_action(variant, game, {"type": "buy_in" if choice else "decline", "player": pid}, [])
+            apply_game_action(variant, game, {"type": "buy_in" if choice else "decline", "player": pid}, [])
         except Illegal as exc:
             raise _Inconsistent(at + pointer("buy_ins", pid), exc.violation.clause, exc.violation.message) from None
         except MalformedInput as exc:
@@ -199,7 +199,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
 
 def _decide(variant: Variant, game: Game, pid: str, choice: bool, at: str, events: list[dict]) -> Game:
     try:
-        return _game_action(variant, game, {"type": "buy_in" if choice else "decline", "player": pid}, events)
+        return apply_game_action(variant, game, {"type": "buy_in" if choice else "decline", "player": pid}, events)
     except Illegal as exc:
         raise _Inconsistent(at + pointer("buy_ins", pid), exc.violation.clause, exc.violation.message) from None
 

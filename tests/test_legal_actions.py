@@ -2,8 +2,19 @@
 the canonical candidates, in a canonical order, bounded with a flag when cut."""
 from __future__ import annotations
 
-from rules import action_from_dict, adjudicate
-from rules.legal import legal_actions, single_melds
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import action_from_dict, adjudicate, load_variant, state_from_dict
+from rules.actions import Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker, action_to_dict, order_key
+from rules.cards import parse_card
+from rules.legal import legal_actions
+from rules.melds import parse_token
+from rules.search import single_melds
 from tests.helpers import make_state
 
 OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
@@ -70,3 +81,81 @@ def test_the_route_answers_the_listing(client):
     assert {"type": "draw", "source": "stock"} in body["actions"]
     bad = client.post("/v1/legal-actions", json={"variant": "british", "state": {**dealt, "stock": dealt["stock"][1:]}})
     assert bad.status_code == 422
+
+
+BEFORE = json.loads((Path(__file__).parent / "fixtures" / "legal_actions_before.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("case", BEFORE, ids=lambda c: c["name"])
+def test_the_listing_of_hard_positions_is_unchanged(case):
+    # answers recorded before the search moved to rules/search.py: jokers, lay-offs in an opening,
+    # a taken discard to use, the dealer's option, lists cut by the cap and by the opening limit
+    variant = load_variant(case["variant"], case["rules"])
+    state = state_from_dict(case["state"], variant)
+    assert legal_actions(variant, state, case["cap"]) == case["answer"]
+
+
+# -- the canonical order, from the typed actions ------------------------------------------------
+
+CODES = ["AS", "10H", "2C", "9D", "JK", "JK(=9H)", "JK(=10H)", "JK(=Q)", "JK(=A)", "QS", "KD", "JS"]
+NATURALS = ["AS", "10H", "2C", "9D", "QS", "KD", "JS", "10C"]
+IDS = st.sampled_from(["m1", "m10", "m2", "m1 ", "m1!", 'm"1', "m\\1", "mé", "m\u00e9\u20ac", "M1", "m"])
+TOKENS = st.lists(st.sampled_from(CODES), min_size=1, max_size=4).map(lambda cs: tuple(parse_token(c) for c in cs))
+ENDS = st.sampled_from([None, "low", "high"])
+BUILDS = st.builds(Build, IDS, TOKENS, ENDS)
+SPECS = st.builds(MeldSpec, TOKENS, st.sampled_from([None, "set", "run"]), st.sampled_from([None, "n1", "n10"]))
+ACTIONS = st.one_of(
+    st.builds(Draw, st.sampled_from(["stock", "discard"])),
+    st.builds(Pass),
+    st.builds(Announce, st.integers(1, 12), st.sampled_from(["A", "B", "A1"])),
+    st.builds(Discard, st.sampled_from(NATURALS + ["JK"]).map(parse_card)),
+    BUILDS,
+    st.builds(SwapJoker, IDS, st.lists(st.sampled_from(NATURALS).map(parse_card), min_size=1, max_size=2).map(tuple)),
+    st.builds(MeldAction, st.lists(SPECS, min_size=1, max_size=3).map(tuple),
+              builds=st.lists(BUILDS, max_size=2).map(tuple)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(ACTIONS, min_size=2, max_size=12))
+def test_the_order_key_orders_as_the_sorted_wire_text(actions):
+    # the listing used to sort by json.dumps(wire, sort_keys=True); the key computed from the typed
+    # value must give the same order, and be equal exactly when the wire forms are
+    text = {id(a): json.dumps(action_to_dict(a), sort_keys=True) for a in actions}
+    by_key = sorted(actions, key=order_key)
+    assert [text[id(a)] for a in by_key] == sorted(text.values())
+    assert len({order_key(a) for a in actions}) == len(set(text.values()))
+    for a in actions:
+        assert action_from_dict(action_to_dict(a)) == a
+
+
+# -- never slow ---------------------------------------------------------------------------------
+
+# House rules with four packs and twelve jokers and an opening of 500, a player who has not opened
+# holding 60 cards, taking the discard (which must go into the opening in this variant): the
+# opening search used to take seconds here (a fresh budget for every meld holding the 9S).  One
+# budget for the whole request answers in milliseconds; the search is cut before it finds an
+# opening, and only an opening found lets a player take the discard, so the take is refused.
+CRAFTED_RULES = {"pack": {"decks": 4, "jokers": 12}, "opening": {"minimum": 500}}
+CRAFTED = {"players": [{"id": "A", "hand": [r + s for r in "56789" for s in "SHDC"] * 2 + ["JK"] * 12
+                                            + [r + s for r in "QK" for s in "SHDC"]},
+                       {"id": "B", "hand": ["2S", "3S", "4S"], "opened": True}],
+           "dealer": "B", "to_act": "A", "phase": "draw", "discard": ["9S"]}
+
+
+def test_a_crafted_sixty_card_opening_search_is_answered_at_once(client):
+    variant, state = make_state(CRAFTED, "kalooki_co_uk", CRAFTED_RULES)
+    assert len(state.current.hand) == 60 and not state.current.opened
+    body = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": state.to_dict()}
+    verdict = client.post("/v1/adjudicate", json={**body, "action": {"type": "draw", "source": "discard"}}).get_json()
+    assert not verdict["legal"]
+    assert [v["clause"] for v in verdict["violations"]] == ["draw.uk_discard_must_complete_set_now"]
+    listing = client.post("/v1/legal-actions", json=body).get_json()
+    assert listing["actions"] == [{"type": "draw", "source": "stock"}] and not listing["truncated"]
+    # with the cards for it (three runs of 10 to ace in each suit), the same take is found at once
+    rich = {**CRAFTED, "players": [{"id": "A", "hand": [r + s for r in ("10", "J", "Q", "K", "A") for s in "SHDC"] * 3},
+                                   CRAFTED["players"][1]], "discard": ["10S"]}
+    variant, state = make_state(rich, "kalooki_co_uk", CRAFTED_RULES)
+    assert adjudicate(variant, state, action_from_dict({"type": "draw", "source": "discard"})).legal
+    assert legal_actions(variant, state)["actions"] == [{"type": "draw", "source": "discard"},
+                                                        {"type": "draw", "source": "stock"}]

@@ -166,10 +166,10 @@ def test_the_first_round_discard_follows_the_switch():
 
 
 def _opening_with_the_discard_possible() -> bool:
-    from rules.engine import _opening_possible
+    from rules.search import opening_possible
     v = load_variant("british")
     state, _ = deal(v, PLAYERS4, "first-round-0", dealer="W")
-    return _opening_possible(v, state.player("E").hand + (state.player("N").hand[0],))
+    return opening_possible(v, state.player("E").hand + (state.player("N").hand[0],))
 
 
 def test_the_first_round_ends_with_the_dealers_turn():
