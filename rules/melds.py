@@ -137,14 +137,9 @@ def meld_value(meld: Meld, variant: Variant) -> int:
 
 
 def card_penalty(card: Card, variant: Variant) -> int:
-    """What a card left in a loser's hand costs."""
-    if card.is_joker:
-        return variant.rules.values.joker_in_hand
-    if card.rank == 14:
-        return variant.rules.values.ace
-    if card.rank >= 10:
-        return variant.rules.values.picture
-    return card.rank
+    """What a card left in a loser's hand costs (settled in rules/settlement.py)."""
+    from .settlement import card_points  # settlement reads HandResult from state, which reads melds
+    return card_points(card, variant.rules.values)
 
 
 def _set_order(slot: Slot) -> tuple:
