@@ -13,8 +13,9 @@ from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, S
 from .cards import JOKER, Card
 from .clauses import CITE, citation
 from .errors import MalformedInput, Problem, pointer
-from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, card_penalty, extend_run, extend_set, is_identical,
+from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, extend_run, extend_set, is_identical,
                     meld_value, read_meld, set_order)
+from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
 from .state import Announcement, HandResult, State, TableMeld, Turn, replace
 from .variant import Variant
@@ -522,8 +523,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
             events.append({"type": "stock_reshuffled", "count": n, "cards": len(new_stock)})
         else:
             events.append({"type": "hand_void"})
-            zero = tuple((p.id, 0) for p in state.players)
-            result = HandResult("void", None, zero, zero, tuple((p.id, p.score) for p in state.players))
+            result = settle_void([Seat(p.id, p.score) for p in state.players])
             return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
@@ -533,41 +533,14 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
 
 
 def _hand_won(variant: Variant, state: State, winner: str, events: list[dict]) -> State:
-    """Settle a won hand under the variant's scoring model.  Every loser pays the call-up (or
-    kalookie) stake plus any per-card payment; under ``penalty`` the losers' cards are added to their
-    running totals, under ``winner_collects`` the winner is credited with them."""
+    """Settle a won hand under the variant's scoring model (rules/settlement.py): the result, each
+    player's new total, the call-up or kalookie event."""
     kalookie = state.turn.opened_this_turn
-    model = variant.rules.scoring.model
-    multiplier = variant.rules.kalookie.penalty_multiplier if kalookie else 1
-    pay_multiplier = variant.rules.kalookie.payment_multiplier if kalookie else 1
-    stake = variant.rules.stakes.kalookie if kalookie else variant.rules.stakes.call_up
-    per_card, per_joker = variant.rules.scoring.per_card, variant.rules.scoring.per_joker
-    held: dict[str, int] = {}
-    owed: dict[str, int] = {}
-    for p in state.players:
-        if p.id != winner:
-            held[p.id] = sum(card_penalty(c, variant) for c in p.hand)
-            jokers = sum(1 for c in p.hand if c.is_joker)
-            owed[p.id] = stake + ((len(p.hand) - jokers) * per_card + jokers * per_joker) * pay_multiplier
-    credit = sum(held.values())
-    penalties, payments, scores = [], [], []
-    for p in state.players:
-        if p.id == winner:
-            gained = credit if model == "winner_collects" else 0
-            penalties.append((p.id, 0))
-            payments.append((p.id, sum(owed.values())))
-            scores.append((p.id, p.score + gained))
-            state = state.with_player(p.id, score=p.score + gained)
-            continue
-        points = held[p.id] * multiplier if model == "penalty" else 0
-        penalties.append((p.id, points))
-        payments.append((p.id, -owed[p.id]))
-        scores.append((p.id, p.score + points))
-        state = state.with_player(p.id, score=p.score + points)
-    how = "kalookie" if kalookie else "call_up"
-    events.append({"type": how, "player": winner})
-    credits = tuple((p.id, credit if p.id == winner else 0) for p in state.players) if model == "winner_collects" else None
-    result = HandResult(how, winner, tuple(penalties), tuple(payments), tuple(scores), credits)
+    seats = [Seat(p.id, p.score, p.hand) for p in state.players]
+    result = settle_won(variant.rules, winner, kalookie, seats)
+    for pid, score in result.scores:
+        state = state.with_player(pid, score=score)
+    events.append({"type": result.how, "player": winner})
     return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
 
 

@@ -16,6 +16,7 @@ from .actions import Action, action_from_dict
 from .deal import deal
 from .engine import Illegal, Verdict, Violation, adjudicate, clause_for
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
+from .settlement import carried, game_settlement
 from .shuffle import seed_text, shuffled
 from .state import HandResult, State, state_from_dict
 from .variant import Variant
@@ -192,7 +193,7 @@ def _int(value, path, problems, minimum=-10**9, maximum=10**9, default=0):
     return int(value)
 
 
-SHEET_TABLES = {"penalties": 10**9, "payments": 10**9, "scores": 10**9, "ledger": 10**9, "settlement": 2 * 10**9}
+SHEET_TABLES = {"penalties": 10**9, "payments": 10**9, "credits": 10**9, "scores": 10**9, "ledger": 10**9, "settlement": 2 * 10**9}
 
 
 def _sheet_row(row: Any, i: int, problems: list[Problem]) -> dict:
@@ -449,16 +450,16 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[d
     number = game.hands_played + 1
     row: dict[str, Any] = {"hand": number, "dealer": game.dealer, "how": result.how, "winner": result.winner,
                            "penalties": dict(result.penalties), "payments": dict(result.payments)}
+    if result.credits is not None:
+        row["credits"] = dict(result.credits)
     game = replace(game, hands_played=number, last_hand=result.how, last_winner=result.winner, hand=None)
     if result.how == "void":
         row.update(scores={p.id: p.score for p in game.players}, ledger={p.id: p.payments for p in game.players},
                    pool=game.pool, buy_ins={}, eliminated=[])
         return replace(game, phase="between", sheet=game.sheet + (row,))
-    penalties, payments = dict(result.penalties), dict(result.payments)
-    credits = dict(result.credits or ())
     for p in game.active:
-        game = game.with_player(p.id, score=p.score + penalties.get(p.id, 0) + credits.get(p.id, 0),
-                                payments=p.payments + payments.get(p.id, 0))
+        score, payments = carried(result, p.id, p.payments)
+        game = game.with_player(p.id, score=score, payments=payments)
     # a game without a limit (limit: null) eliminates no one: scores only accumulate
     over = [p for p in game.active if limit is not None and p.score > limit]
     survivors = [p for p in game.active if limit is None or p.score <= limit]
@@ -506,8 +507,7 @@ def _after_decisions(variant: Variant, game: Game, events: list[dict]) -> Game:
         events.append({"type": "game_won", "player": winner, "pool": game.pool})
         row = dict(game.sheet[-1]) if game.sheet else {}
         row["game_winner"] = winner
-        row["settlement"] = {p.id: p.payments - p.paid_to_pool + (game.pool if p.id == winner else 0)
-                             for p in game.players}
+        row["settlement"] = game_settlement(game.players, game.pool, winner)
         return replace(game, phase="over", winner=winner, buy_in_queue=(), buy_in_score=None,
                        sheet=game.sheet[:-1] + (row,) if game.sheet else game.sheet)
     dealer = game.dealer

@@ -150,17 +150,6 @@ def meld_value(meld: Meld, variant: Variant) -> int:
     return sum(slot_value(s, variant) for s in meld.slots)
 
 
-def card_penalty(card: Card, variant: Variant) -> int:
-    """What a card left in a loser's hand costs."""
-    if card.is_joker:
-        return variant.rules.values.joker_in_hand
-    if card.rank == 14:
-        return variant.rules.values.ace
-    if card.rank >= 10:
-        return variant.rules.values.picture
-    return card.rank
-
-
 def set_order(slot: Slot) -> tuple[int, int]:
     """The order of a set's slots: naturals in suit order (S H D C), then jokers."""
     return (1, 0) if slot.is_joker else (0, SUITS.index(slot.card.suit))

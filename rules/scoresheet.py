@@ -1,10 +1,16 @@
 """Settling a game after the fact from its score sheet.
 
 A club sends the stakes, the seats and the list of hand results (winner, call-up or kalookie or
-void, each loser's penalty or the cards left in their hand, the buy-in decisions, and optionally
-the totals it recorded); the referee replays the sheet with the game rules and answers the full
-penalty and payments sheet, the pool, every buy-in and elimination, the winner and the final
-settlement, and the first entry that does not agree with the rules, with its clause.
+void, the cards left in each loser's hand or the figures it wrote down for them, the buy-in
+decisions, and optionally the totals it recorded); the referee replays the sheet with the game rules
+and answers the full penalty and payments sheet, the pool, every buy-in and elimination, the winner
+and the final settlement, and the first entry that does not agree with the rules, with its clause.
+
+Every entry is settled by ``rules/settlement.py`` under the variant's scoring model, as the hand
+engine settles a hand that is played out; what an entry must give is ruled there (and in
+``_apply_entry``; decision dec.sheet_figures_in_place_of_cards): the losers' cards, or the figures
+the model takes from them (penalties, payments that count cards, the winner's credit).  An entry
+that gives neither is refused (422, with the pointer of the missing item).
 """
 from __future__ import annotations
 
@@ -16,11 +22,13 @@ from .clauses import citation
 from .engine import Illegal
 from .errors import MalformedInput, Problem, pointer
 from .game import Game, GamePlayer, apply_game_action, resolve_stakes, settle_hand
-from .melds import card_penalty
+from .params import ScoringModel, Stakes
+from .settlement import (PAYMENTS_BALANCE, Impossible, Seat, Unsettled, cite, game_settlement, rule_of, settle_void,
+                         settle_won)
 from .state import HandResult
 from .variant import Variant
 
-HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "scores", "ledger"}
+HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "credits", "scores", "ledger"}
 
 
 class _Inconsistent(Exception):
@@ -44,10 +52,10 @@ def _check_shape(hands: Any) -> None:
             problems.append(Problem(pointer("hands", i, "how"), "expected call_up, kalookie or void"))
         if h.get("how") != "void" and not isinstance(h.get("winner"), str):
             problems.append(Problem(pointer("hands", i, "winner"), "a won hand names its winner"))
-        for k in ("penalties", "payments", "scores", "ledger", "buy_ins", "hands"):
+        for k in ("penalties", "payments", "credits", "scores", "ledger", "buy_ins", "hands"):
             if k in h and not isinstance(h[k], Mapping):
                 problems.append(Problem(pointer("hands", i, k), "expected an object keyed by player id"))
-        for k in ("penalties", "payments", "scores", "ledger"):
+        for k in ("penalties", "payments", "credits", "scores", "ledger"):
             for pid, v in (h.get(k) or {}).items() if isinstance(h.get(k), Mapping) else ():
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or abs(v) > 10**9:
                     problems.append(Problem(pointer("hands", i, k, pid), "expected an integer"))
@@ -102,56 +110,64 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
         "phase": game.phase,
         "buy_in_queue": list(game.buy_in_queue),
         "winner": game.winner,
-        "settlement": ({p.id: p.payments - p.paid_to_pool + (game.pool if p.id == game.winner else 0)
-                        for p in game.players} if game.winner else None),
+        "settlement": game_settlement(game.players, game.pool, game.winner) if game.winner else None,
         "events": events,
         "inconsistency": inconsistency,
     }
 
 
+FIGURES = ("penalties", "payments", "credits")
+
+
 def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: list[dict]) -> Game:
+    """Settle one entry (rules/settlement.py, as every hand is settled) and compare what the sheet
+    wrote down with what the rules give.  A loser's cards (``hands``) settle every figure; without
+    them, the figures the variant's scoring model takes from the cards are read from the sheet (the
+    penalty or running total under ``penalty``, the payments where payments count cards, the winner's
+    credit or running total under ``winner_collects``).  An entry that gives neither cannot be
+    settled: 422 with the pointer of the missing item.  A figure the rules do not give (penalty
+    points under a model that keeps none, a wrong payment or credit) is the sheet's inconsistency,
+    citing the clause of the variant's own scoring rule."""
     at = pointer("hands", i)
     if game.phase == "over":
         raise _Inconsistent(at, "elimination.game_over_at_one_survivor",
                             f"the game ended with {game.winner} the only player within the limit; no hand follows")
     if game.phase == "buy_in":  # decisions of the previous entry were incomplete (checked there)
         raise _Inconsistent(at, "buyin.decision_order", "buy-in decisions are still owed")
+    ids = [p.id for p in game.players]
     active = [p.id for p in game.active]
     how = entry["how"]
     winner = entry.get("winner")
+    for key in FIGURES + ("hands",):
+        for pid in entry.get(key) or {}:
+            if pid not in ids:
+                raise MalformedInput(Problem(at + pointer(key, pid), f"{pid!r} is not a player"))
     if how == "void":
-        for key in ("penalties", "payments"):
-            for pid, v in (entry.get(key) or {}).items():
-                if v:
-                    raise _Inconsistent(at + pointer(key, pid), "void.no_score_no_payment",
-                                        "a void hand scores no penalty and pays nothing")
-        zero = tuple((pid, 0) for pid in active)
-        result = HandResult("void", None, zero, zero, tuple((p.id, p.score) for p in game.active))
+        result = settle_void([Seat(p.id, p.score) for p in game.active])
     else:
-        if winner not in [p.id for p in game.players]:
+        if winner not in ids:
             raise MalformedInput(Problem(at + "/winner", f"{winner!r} is not a player"))
         if winner not in active:
             raise _Inconsistent(at + "/winner", "stakes.winner_paid_by_each_active_player",
                                 f"{winner} is out of the game and cannot win a hand")
-        penalties = _penalties(variant, game, entry, at, winner, active, how)
-        stake = game.stake("kalookie" if how == "kalookie" else "call_up")
-        losers = [pid for pid in active if pid != winner]
-        payments = {pid: (stake * len(losers) if pid == winner else -stake) for pid in active}
+        for key in ("penalties", "hands"):
+            for pid in entry.get(key) or {}:
+                if pid not in active:
+                    raise _Inconsistent(at + pointer(key, pid), "stakes.winner_paid_by_each_active_player",
+                                        f"{pid} is out of the game and plays no more hands")
         recorded = entry.get("payments")
-        if recorded is not None:
-            if sum(recorded.values()) != 0:
-                raise _Inconsistent(at + "/payments", "stakes.ledger_balances",
-                                    f"the recorded payments sum to {sum(recorded.values())}, not 0")
-            for pid in [p.id for p in game.players]:
-                got, want = int(recorded.get(pid, 0)), payments.get(pid, 0)
-                if got != want:
-                    clause = ("kalookie.pays_kalookie_stake" if how == "kalookie"
-                              else "stakes.winner_paid_by_each_active_player")
-                    raise _Inconsistent(at + pointer("payments", pid), clause,
-                                        f"{pid} should have {'received' if want > 0 else 'paid'} {abs(want)}, not {got}")
-        result = HandResult(how, winner, tuple((pid, penalties[pid]) for pid in active),
-                            tuple((pid, payments[pid]) for pid in active),
-                            tuple((p.id, p.score + penalties[p.id]) for p in game.active))
+        if recorded is not None and sum(int(v) for v in recorded.values()) != 0:
+            raise _Inconsistent(at + "/payments", _cite(variant, PAYMENTS_BALANCE),
+                                f"the recorded payments sum to {sum(int(v) for v in recorded.values())}, not 0")
+        stakes = dict(game.stakes)
+        try:
+            result = settle_won(variant.rules, winner, how == "kalookie", _seats(game, entry),
+                                Stakes(stakes["call_up"], stakes["kalookie"], stakes["initial"], stakes["buy_in"]))
+        except Unsettled as exc:
+            raise MalformedInput(Problem(at + pointer(exc.field, exc.player), exc.message)) from None
+        except Impossible as exc:
+            raise _Inconsistent(at + pointer(exc.field, exc.player), _cite(variant, exc.slot), exc.message) from None
+    _compare(variant, game, entry, result, at)
     game = replace(game, phase="hand")
     game = settle_hand(variant, game, result, events)
     decisions = dict(entry.get("buy_ins") or {})
@@ -173,77 +189,101 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
     recorded_ledger = entry.get("ledger")
     if recorded_ledger is not None:
         if sum(int(v) for v in recorded_ledger.values()) != 0:
-            raise _Inconsistent(at + "/ledger", "stakes.ledger_balances",
+            raise _Inconsistent(at + "/ledger", _cite(variant, PAYMENTS_BALANCE),
                                 f"the recorded running payments sum to {sum(recorded_ledger.values())}, not 0")
         for pid, value in recorded_ledger.items():
-            if pid not in [p.id for p in game.players]:
+            if pid not in ids:
                 raise MalformedInput(Problem(at + pointer("ledger", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).payments
             if int(value) != actual:
-                clause = "kalookie.pays_kalookie_stake" if how == "kalookie" else "stakes.winner_paid_by_each_active_player"
-                raise _Inconsistent(at + pointer("ledger", pid), clause,
+                raise _Inconsistent(at + pointer("ledger", pid), _cite(variant, rule_of("payments", how, pid == winner)),
                                     f"{pid}'s running payments after this hand are {actual}, not {int(value)}")
     recorded_scores = entry.get("scores")
     if recorded_scores is not None:
         for pid, value in recorded_scores.items():
-            if pid not in [p.id for p in game.players]:
+            if pid not in ids:
                 raise MalformedInput(Problem(at + pointer("scores", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).score
             if int(value) != actual:
-                clause = ("buyin.score_reset_to_highest_survivor" if decisions.get(pid) is True
-                          or (entry.get("buy_ins") or {}).get(pid) is True else "score.penalty_points_cumulative")
+                clause = ("buyin.score_reset_to_highest_survivor" if (entry.get("buy_ins") or {}).get(pid) is True
+                          else _cite(variant, rule_of("scores", how, pid == winner)))
                 raise _Inconsistent(at + pointer("scores", pid), clause,
                                     f"{pid}'s total after this hand is {actual}, not {int(value)}")
     return game
 
+
+def _cite(variant: Variant, slot: str) -> str:
+    return cite(variant.clause_map, slot)
+
+
+def _seats(game: Game, entry: Mapping) -> list[Seat]:
+    """The players of the hand with what the entry says of them (see ``_apply_entry``)."""
+    hands = entry.get("hands") or {}
+    penalties = entry.get("penalties") or {}
+    credits = entry.get("credits") or {}
+    payments = entry.get("payments")
+    totals = entry.get("scores") or {}
+    buying_in = entry.get("buy_ins") or {}
+    seats = []
+    for p in game.active:
+        seats.append(Seat(
+            p.id, p.score,
+            cards=tuple(parse_card(c) for c in hands[p.id]) if p.id in hands else None,
+            penalty=int(penalties[p.id]) if p.id in penalties else None,
+            payment=int(payments.get(p.id, 0)) if payments is not None else None,
+            credit=int(credits[p.id]) if p.id in credits else None,
+            # a player buying back in is written down at the total they rejoin at
+            total=int(totals[p.id]) if p.id in totals and not buying_in.get(p.id) else None))
+    return seats
+
+
+def _compare(variant: Variant, game: Game, entry: Mapping, result: HandResult, at: str) -> None:
+    """The first figure the entry wrote down that differs from ``result``, as the inconsistency."""
+    model = variant.rules.scoring.model
+    given_cards = entry.get("hands") or {}
+    for figure in ("penalties", "credits"):
+        table = dict((result.credits or ()) if figure == "credits" else result.penalties)
+        for pid, value in (entry.get(figure) or {}).items():
+            got, want = int(value), table.get(pid, 0)
+            if got == want:
+                continue
+            if result.how == "void":
+                message = "a void hand scores no penalty and pays nothing"
+            elif figure == "penalties" and pid == result.winner:
+                message = f"{pid} won the hand and scores no penalty"
+            elif figure == "penalties" and model != ScoringModel.PENALTY:
+                message = (f"{pid} takes no penalty points under this variant's scoring ("
+                           + ("the winner is credited with the cards left in the other hands"
+                              if model == ScoringModel.WINNER_COLLECTS else "each hand is paid off card by card")
+                           + f"), not {got}")
+            elif figure == "penalties":
+                what = "cards are worth" if pid in given_cards else "penalty is"
+                message = f"{pid}'s {what} {want}, not {got}"
+            elif model != ScoringModel.WINNER_COLLECTS:
+                message = f"no one is credited with points under this variant's scoring, not {pid} with {got}"
+            elif pid == result.winner:
+                message = f"{pid} is credited with the cards left in the other hands, {want}, not {got}"
+            else:
+                message = f"only the winner is credited with points, not {pid} with {got}"
+            raise _Inconsistent(at + pointer(figure, pid), _cite(variant, rule_of(figure, result.how, pid == result.winner)),
+                                message)
+    recorded = entry.get("payments")
+    if recorded is not None:
+        payments = dict(result.payments)
+        for pid in [p.id for p in game.players]:
+            got, want = int(recorded.get(pid, 0)), payments.get(pid, 0)
+            if got != want:
+                if result.how == "void":
+                    message = "a void hand scores no penalty and pays nothing"
+                else:
+                    moved = (f"received {want}" if want > 0 else f"paid {-want}" if want < 0
+                             else "neither paid nor received anything")
+                    message = f"{pid} should have {moved} in this hand; the sheet has {got}"
+                raise _Inconsistent(at + pointer("payments", pid),
+                                    _cite(variant, rule_of("payments", result.how, pid == result.winner)), message)
 
 def _decide(variant: Variant, game: Game, pid: str, choice: bool, at: str, events: list[dict]) -> Game:
     try:
         return apply_game_action(variant, game, {"type": "buy_in" if choice else "decline", "player": pid}, events)
     except Illegal as exc:
         raise _Inconsistent(at + pointer("buy_ins", pid), exc.violation.clause, exc.violation.message) from None
-
-
-def _penalties(variant: Variant, game: Game, entry: Mapping, at: str, winner: str, active: list[str],
-               how: str) -> dict[str, int]:
-    given = dict(entry.get("penalties") or {})
-    cards = dict(entry.get("hands") or {})
-    multiplier = variant.rules.kalookie.penalty_multiplier if how == "kalookie" else 1
-    recorded = dict(entry.get("scores") or {})
-    buying_in = dict(entry.get("buy_ins") or {})
-    out: dict[str, int] = {}
-    for pid in list(given) + list(cards):
-        if pid not in [p.id for p in game.players]:
-            raise MalformedInput(Problem(at + pointer("penalties", pid), f"{pid!r} is not a player"))
-        if pid not in active:
-            raise _Inconsistent(at + pointer("penalties", pid), "stakes.winner_paid_by_each_active_player",
-                                f"{pid} is out of the game and plays no more hands")
-    for pid in active:
-        if pid in cards:
-            value = sum(card_penalty(parse_card(c), variant) for c in cards[pid]) * multiplier
-            if pid in given and int(given[pid]) != value:
-                raise _Inconsistent(at + pointer("penalties", pid), "score.penalty_points_cumulative",
-                                    f"{pid}'s cards are worth {value}, not {given[pid]}")
-            out[pid] = value
-        elif pid in given:
-            out[pid] = int(given[pid])
-        elif pid == winner:
-            out[pid] = 0
-        elif pid in recorded and not buying_in.get(pid):
-            # only the running total was written down: the penalty is the difference, never negative
-            before = game.player(pid).score
-            if int(recorded[pid]) < before:
-                raise _Inconsistent(at + pointer("scores", pid), "score.penalty_points_cumulative",
-                                    f"{pid}'s total cannot fall from {before} to {int(recorded[pid])}: "
-                                    "penalty points only ever accumulate")
-            out[pid] = int(recorded[pid]) - before
-        else:
-            raise _Inconsistent(at + pointer("penalties", pid), "score.penalty_points_cumulative",
-                                f"the penalty of {pid}, who lost the hand, is missing")
-        if out[pid] < 0:
-            raise _Inconsistent(at + pointer("penalties", pid), "score.penalty_points_cumulative",
-                                "a penalty cannot be negative")
-    if out.get(winner, 0) != 0:
-        raise _Inconsistent(at + pointer("penalties", winner), "go_out.winner_scores_nothing",
-                            f"{winner} won the hand and scores no penalty")
-    return out

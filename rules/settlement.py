@@ -1,0 +1,296 @@
+"""Settling a hand, and a game: the one place where the referee does the arithmetic of a hand's end.
+
+Every finished hand is settled here, whoever asks: the hand engine when a player goes out (it knows
+every loser's cards), the score sheet for each entry (it may know only the figures a club wrote
+down), and the game when the last player is left.
+
+A won hand, under the variant's scoring model (``rules.scoring.model``):
+
+* ``penalty`` - each loser scores the value of the cards left in hand (``rules.values``), times
+  ``kalookie.penalty_multiplier`` after a kalookie; the winner scores nothing;
+* ``winner_collects`` - nobody scores a penalty; the winner is credited with the value of every card
+  left in the other hands (the ``credits`` of the result);
+* ``per_card`` - nobody scores points at all: each hand is paid off in money.
+
+Under every model each loser pays the winner the stake of how the hand ended (``stakes.call_up`` or
+``stakes.kalookie``: the game's agreed stakes where a game is played) plus ``scoring.per_card`` for
+each natural and ``scoring.per_joker`` for each joker still held, that per-card part times
+``kalookie.payment_multiplier`` after a kalookie.  A void hand scores nothing and moves nothing.
+
+What must be known to settle a won hand (the score sheet's rule, decided as a neutral referee): a
+loser's cards settle every figure.  Where they are not given, a figure the model takes from them may
+be given as written on the sheet instead, and is then taken as written if the rules allow it:
+
+* a loser's penalty under ``penalty`` - the penalty as written (any kalookie multiplier already
+  applied), or else the running total after the hand (the penalty is the difference,
+  dec.sheet_totals_as_penalties);
+* a loser's payment where payments count cards (``per_card`` or ``per_joker`` above 0) - what the
+  sheet records the loser paying; it must be the stake plus some whole number of cards and jokers
+  (at least one card) at the variant's rates;
+* the winner's credit under ``winner_collects`` - the credit, or else the winner's running total;
+  without every loser's cards only the winner's figure can say what the losers held.
+
+A figure that is needed and is neither computable from cards nor written down leaves the hand
+unsettled (``Unsettled``: the score sheet answers 422 with a pointer to the loser's missing
+``hands`` entry, or to the missing penalty).  Penalty points written down for a loser under a model
+that has none (``winner_collects``, ``per_card``) are not read as cards: they are figures the rules
+do not give, and the score sheet reports them as its inconsistency, citing the variant's own
+scoring clause.  A written figure the rules cannot produce (a negative penalty, a payment no hand
+can cost) is ``Impossible``.
+
+Which rule a figure comes from, for a citation, is a *slot* (``rule_of``); the clause a slot cites
+is ``rules/citations.yaml``'s default unless the variant's ``clause_map`` names its own (``cite``).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from .cards import Card
+from .clauses import CITE
+from .params import Rules, Scoring, ScoringModel, Stakes, Values
+from .state import HandResult
+
+Figure = Literal["penalties", "payments", "credits", "scores"]
+
+# The rules a hand's figures come from (keys of rules/citations.yaml and of a variant's clause_map).
+HAND_PENALTY = "hand_penalty"            # a loser's penalty after a call-up
+KALOOKIE_PENALTY = "kalookie_penalty"    # a loser's penalty after a kalookie
+WINNER_POINTS = "winner_points"          # the winner's points: no penalty, or the credit collected
+RUNNING_TOTAL = "running_total"          # a running total after the hand
+HAND_PAYMENT = "hand_payment"            # what a loser pays the winner after a call-up
+KALOOKIE_PAYMENT = "kalookie_payment"    # ... after a kalookie
+PAYMENTS_BALANCE = "payments_balance"    # a hand's payments add up to nothing
+VOID_PENALTY = "void_penalty"            # a void hand scores nothing
+VOID_PAYMENT = "void_payment"            # a void hand moves no stake
+SLOTS = (HAND_PENALTY, KALOOKIE_PENALTY, WINNER_POINTS, RUNNING_TOTAL, HAND_PAYMENT, KALOOKIE_PAYMENT,
+         PAYMENTS_BALANCE, VOID_PENALTY, VOID_PAYMENT)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A player at the end of a hand (the seats are given in seating order).
+
+    ``score`` is the running total before the hand.  ``cards`` are the cards left in hand (the
+    winner's are empty), or None where they are not known.  The other fields are the figures a score
+    sheet wrote down for the hand, with the sheet's signs (a loser's payment negative); they settle
+    the hand only where the cards are not known and the model needs them (see the module's text)."""
+    id: str
+    score: int = 0
+    cards: tuple[Card, ...] | None = None
+    penalty: int | None = None
+    payment: int | None = None
+    credit: int | None = None
+    total: int | None = None
+
+
+class Unsettled(Exception):
+    """The hand cannot be settled from what is known: a figure the scoring model takes from
+    ``player``'s cards is neither computable (the cards are not given) nor written down.  ``field``
+    is the score-sheet entry field where the missing item belongs."""
+
+    def __init__(self, player: str, field: str, message: str) -> None:
+        super().__init__(message)
+        self.player, self.field, self.message = player, field, message
+
+
+class Impossible(Exception):
+    """A figure written down in place of the cards cannot occur under the rules.  ``field`` is the
+    entry field holding it, ``slot`` the rule it breaks (resolve it with ``cite``)."""
+
+    def __init__(self, player: str, field: str, slot: str, message: str) -> None:
+        super().__init__(message)
+        self.player, self.field, self.slot, self.message = player, field, slot, message
+
+
+class Account(Protocol):
+    """A player's game accounts, as the end-of-game settlement reads them."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def payments(self) -> int: ...
+
+    @property
+    def paid_to_pool(self) -> int: ...
+
+
+# -- what cards are worth -----------------------------------------------------------------------
+
+def card_points(card: Card, values: Values) -> int:
+    """What a card left in a loser's hand is worth (``values``: the joker, the ace, the pictures; a
+    pip card its rank)."""
+    if card.is_joker:
+        return values.joker_in_hand
+    if card.rank == 14:
+        return values.ace
+    if card.rank >= 10:
+        return values.picture
+    return card.rank
+
+
+def hand_points(cards: Iterable[Card], values: Values) -> int:
+    return sum(card_points(c, values) for c in cards)
+
+
+def card_payment(cards: Sequence[Card], scoring: Scoring) -> int:
+    """The per-card part of a loser's payment, before any kalookie multiplier."""
+    jokers = sum(1 for c in cards if c.is_joker)
+    return (len(cards) - jokers) * scoring.per_card + jokers * scoring.per_joker
+
+
+def counts_cards(scoring: Scoring) -> bool:
+    """Whether a loser's payment depends on the cards held."""
+    return bool(scoring.per_card or scoring.per_joker)
+
+
+# -- settling a hand ----------------------------------------------------------------------------
+
+def settle_void(seats: Sequence[Seat]) -> HandResult:
+    """A void hand: no penalty, no payment, every total as it was."""
+    zero = tuple((s.id, 0) for s in seats)
+    return HandResult("void", None, zero, zero, tuple((s.id, s.score) for s in seats))
+
+
+def settle_won(rules: Rules, winner: str, kalookie: bool, seats: Sequence[Seat],
+               stakes: Stakes | None = None) -> HandResult:
+    """The result of a hand ``winner`` won (``kalookie``: by a kalookie), under ``rules``.
+
+    ``seats`` are every player of the hand in seating order; ``stakes`` the game's agreed stakes
+    where they differ from the variant's.  Raises ``Unsettled`` when a figure the model needs can be
+    neither computed nor read, ``Impossible`` when a figure read in place of cards cannot occur."""
+    model = rules.scoring.model
+    agreed = stakes if stakes is not None else rules.stakes
+    stake = agreed.kalookie if kalookie else agreed.call_up
+    penalty_multiplier = rules.kalookie.penalty_multiplier if kalookie else 1
+    payment_multiplier = rules.kalookie.payment_multiplier if kalookie else 1
+    penalty_slot = KALOOKIE_PENALTY if kalookie else HAND_PENALTY
+    payment_slot = KALOOKIE_PAYMENT if kalookie else HAND_PAYMENT
+    losers = [s for s in seats if s.id != winner]
+    champion = next(s for s in seats if s.id == winner)
+    if champion.cards:
+        raise Impossible(winner, "hands", WINNER_POINTS, f"{winner} went out and holds no cards")
+
+    penalties: dict[str, int] = {}
+    owed: dict[str, int] = {}
+    for s in losers:
+        penalties[s.id] = (_penalty(s, rules.values, penalty_multiplier, penalty_slot)
+                           if model == ScoringModel.PENALTY else 0)
+        if not counts_cards(rules.scoring):
+            owed[s.id] = stake
+        elif s.cards is not None:
+            owed[s.id] = stake + card_payment(s.cards, rules.scoring) * payment_multiplier
+        elif s.payment is not None:
+            _check_payment(s, -s.payment, stake, payment_multiplier, rules, payment_slot)
+            owed[s.id] = -s.payment
+        else:
+            raise Unsettled(s.id, "hands", f"{s.id}'s payment counts the cards left in hand: give them "
+                                           f"(hands/{s.id}) or the payments recorded (payments)")
+    credit = _credit(champion, losers, rules.values) if model == ScoringModel.WINNER_COLLECTS else 0
+
+    result_penalties = tuple((s.id, penalties.get(s.id, 0)) for s in seats)
+    payments = tuple((s.id, sum(owed.values()) if s.id == winner else -owed[s.id]) for s in seats)
+    scores = tuple((s.id, s.score + (credit if s.id == winner else penalties[s.id])) for s in seats)
+    credits = (tuple((s.id, credit if s.id == winner else 0) for s in seats)
+               if model == ScoringModel.WINNER_COLLECTS else None)
+    return HandResult("kalookie" if kalookie else "call_up", winner, result_penalties, payments, scores, credits)
+
+
+def _penalty(s: Seat, values: Values, multiplier: int, slot: str) -> int:
+    if s.cards is not None:
+        return hand_points(s.cards, values) * multiplier
+    if s.penalty is not None:
+        if s.penalty < 0:
+            raise Impossible(s.id, "penalties", slot, "a penalty cannot be negative")
+        return s.penalty
+    if s.total is not None:
+        if s.total < s.score:
+            raise Impossible(s.id, "scores", RUNNING_TOTAL, f"{s.id}'s total cannot fall from {s.score} to "
+                                                            f"{s.total}: penalty points only ever accumulate")
+        return _penalty(Seat(s.id, s.score, penalty=s.total - s.score), values, multiplier, slot)
+    raise Unsettled(s.id, "penalties", f"{s.id} lost the hand: give the penalty (penalties/{s.id}), the running "
+                                       f"total after the hand (scores/{s.id}) or the cards left (hands/{s.id})")
+
+
+def _credit(champion: Seat, losers: Sequence[Seat], values: Values) -> int:
+    unknown = [s for s in losers if s.cards is None]
+    if not unknown:
+        return sum(hand_points(s.cards or (), values) for s in losers)
+    if champion.credit is not None:
+        if champion.credit < 0:
+            raise Impossible(champion.id, "credits", WINNER_POINTS, "a credit cannot be negative")
+        return champion.credit
+    if champion.total is not None:
+        if champion.total < champion.score:
+            raise Impossible(champion.id, "scores", RUNNING_TOTAL,
+                             f"{champion.id}'s total cannot fall from {champion.score} to {champion.total}: "
+                             "the winner is credited with the cards left in the other hands")
+        return champion.total - champion.score
+    first = unknown[0].id
+    raise Unsettled(first, "hands", f"{champion.id} is credited with the cards left in the other hands: give "
+                                    f"{first}'s cards (hands/{first}), or {champion.id}'s credit (credits) "
+                                    "or running total (scores)")
+
+
+def _check_payment(s: Seat, paid: int, stake: int, multiplier: int, rules: Rules, slot: str) -> None:
+    """A loser's payment read from a sheet: the stake plus, for at least one card, a whole number of
+    naturals and jokers at the variant's rates (times the kalookie multiplier)."""
+    per_card, per_joker = rules.scoring.per_card, rules.scoring.per_joker
+    extra, most = paid - stake, rules.pack.size
+    possible = False
+    if extra >= 0 and extra % multiplier == 0:
+        units = extra // multiplier
+        for jokers in range(most + 1):
+            rest = units - jokers * per_joker
+            if rest < 0:
+                break
+            if per_card == 0:
+                possible = rest == 0
+            else:
+                possible = rest % per_card == 0 and 1 <= jokers + rest // per_card <= most
+            if possible:
+                break
+    if not possible:
+        rate = f"{stake} and " if stake else ""
+        doubled = f", times {multiplier}" if multiplier != 1 else ""
+        raise Impossible(s.id, "payments", slot,
+                         f"{s.id} is written down as paying {paid}: a loser pays {rate}{per_card} a card and "
+                         f"{per_joker} a joker left in hand{doubled}, and holds at least one card")
+
+
+# -- citing the rule a figure comes from --------------------------------------------------------
+
+def rule_of(figure: Figure, how: str, is_winner: bool) -> str:
+    """The slot of the rule that gives ``figure`` of a hand that ended ``how`` (call_up, kalookie or
+    void) for the winner or a loser: what a score sheet cites where its figure differs."""
+    if figure == "scores":
+        return RUNNING_TOTAL
+    if figure == "payments":
+        return VOID_PAYMENT if how == "void" else KALOOKIE_PAYMENT if how == "kalookie" else HAND_PAYMENT
+    if how == "void":
+        return VOID_PENALTY
+    if is_winner:
+        return WINNER_POINTS
+    return KALOOKIE_PENALTY if how == "kalookie" else HAND_PENALTY
+
+
+def cite(clause_map: Mapping[str, str], slot: str) -> str:
+    """The clause ``slot`` cites in a variant with ``clause_map`` (rules/citations.yaml's default
+    unless the variant names its own statement of the rule)."""
+    return clause_map.get(slot, CITE[slot])
+
+
+# -- the game's accounts ------------------------------------------------------------------------
+
+def carried(result: HandResult, player: str, payments: int) -> tuple[int, int]:
+    """``player``'s running total and payments account after the hand ``result`` settled, from the
+    payments account before it."""
+    return dict(result.scores)[player], payments + dict(result.payments).get(player, 0)
+
+
+def game_settlement(accounts: Iterable[Account], pool: int, winner: str) -> dict[str, int]:
+    """What each player takes from (or owes to) the table when the game ends: their hand payments,
+    less the initial stake and buy-ins they paid into the pool, and the pool to the winner."""
+    return {a.id: a.payments - a.paid_to_pool + (pool if a.id == winner else 0) for a in accounts}
