@@ -12,6 +12,7 @@ from . import search
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
 from .cards import JOKER, Card
 from .clauses import CITE, citation
+from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, extend_run, extend_set, is_identical,
                     meld_value, read_meld, set_order)
@@ -50,7 +51,7 @@ class Verdict:
     legal: bool
     violations: tuple[Violation, ...]
     state: State
-    events: tuple[dict, ...]
+    events: tuple[ev.Event, ...]
 
     @property
     def result(self) -> HandResult | None:
@@ -61,7 +62,7 @@ class Verdict:
             "legal": self.legal,
             "violations": [v.to_dict() for v in self.violations],
             "state": self.state.to_dict(),
-            "events": [dict(e) for e in self.events],
+            "events": [e.to_dict() for e in self.events],
             "result": self.result.to_dict() if self.result else None,
         }
 
@@ -83,7 +84,7 @@ def clause_for(variant: Variant, slot: str) -> str:
 def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
     """Decide ``action`` in ``state`` under ``variant``.  A ``turn`` is all-or-nothing: the first
     illegal step is reported (with its index) and the state is returned unchanged."""
-    events: list[dict] = []
+    events: list[ev.Event] = []
     steps = action.actions if isinstance(action, TurnAction) else (action,)
     current = state
     for i, step in enumerate(steps):
@@ -114,7 +115,7 @@ def _actor(state: State, action: Action, at: str) -> str:
     return who or state.to_act
 
 
-def _apply(variant: Variant, state: State, action: Action, events: list[dict], at: str) -> State:
+def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event], at: str) -> State:
     if state.phase == "ended":
         raise Illegal("build.none_after_someone_goes_out",
                       "the hand is over: no one may draw, meld, build or discard after it ends")
@@ -190,14 +191,14 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
 
 # -- draw ---------------------------------------------------------------------------------------
 
-def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> State:
+def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) -> State:
     if state.phase != "draw":
         raise Illegal("turn.draw_meld_discard", "a turn has exactly one draw, and this turn has drawn")
     if state.announcement is not None:
         # The window to announce closes with the next draw: the silent player is barred next turn.
         silent = state.announcement.player
         state = replace(state.with_player(silent, barred=True), announcement=None)
-        events.append({"type": "announcement_missed", "player": silent})
+        events.append(ev.AnnouncementMissed(silent))
     player = state.current
     must_open, must_use = False, None
     if action.source == "stock":
@@ -238,17 +239,16 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[dict]) -> S
             must_use = top
         card, state = top, replace(state, discard=state.discard[1:])
     state = state.with_player(player.id, hand=player.hand + (card,))
-    events.append({"type": "drew", "player": player.id, "source": action.source,
-                   **({"card": card.code} if action.source == "discard" else {})})
+    events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     return replace(state, phase="play", turn=Turn(drawn=card, source=action.source, must_open=must_open,
                                                    must_use=must_use))
 
 
-def _pass(variant: Variant, state: State, actor: str, events: list[dict]) -> State:
+def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
     if not state.dealer_option or state.phase != "draw":
         raise Illegal("draw.dealer_upcard_option" if variant.rules.draw.dealer_upcard_option else "turn.draw_meld_discard",
                       "only the dealer, before the first turn, may pass (declining the upcard)")
-    events.append({"type": "passed", "player": actor})
+    events.append(ev.Passed(actor))
     return replace(state, dealer_option=False, to_act=state.left_of(state.dealer))
 
 
@@ -264,7 +264,7 @@ def _use_possible(variant: Variant, state: State, card: Card) -> bool:
 
 # -- meld ---------------------------------------------------------------------------------------
 
-def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict], at: str) -> State:
+def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Event], at: str) -> State:
     player = state.current
     melds: list[Meld] = []
     for spec in action.melds:
@@ -293,8 +293,7 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
             raise MalformedInput(Problem(at + pointer("melds", i, "id"), f"meld id {mid!r} is already on the table"))
         taken.add(mid)
         state = state.with_meld(TableMeld(mid, player.id, meld))
-        events.append({"type": "melded", "player": player.id, "meld": mid, "kind": meld.kind,
-                       "cards": meld.codes, "points": meld_value(meld, variant)})
+        events.append(ev.Melded(player.id, mid, meld.kind, tuple(meld.codes), meld_value(meld, variant)))
     laid_off = 0
     for i, build in enumerate(action.builds):
         before = _table_meld(state, build.meld, at + pointer("builds", i))
@@ -312,7 +311,7 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[dict]
         if state.turn.must_use is not None:
             raise Illegal("draw.discard_only_with_initial_meld",
                           f"the discard taken ({state.turn.must_use.code}) must be part of the opening")
-        events.insert(opened_at, {"type": "opened", "player": player.id, "points": counted})
+        events.insert(opened_at, ev.Opened(player.id, counted))
     return state
 
 
@@ -325,7 +324,7 @@ def _table_meld(state: State, meld_id: str, at: str) -> TableMeld:
     return m
 
 
-def _build(variant: Variant, state: State, action: Build, events: list[dict], at: str) -> State:
+def _build(variant: Variant, state: State, action: Build, events: list[ev.Event], at: str) -> State:
     player = state.current
     if variant.rules.building.requires_opening and not player.opened:
         raise Illegal("build.only_after_own_opening",
@@ -378,17 +377,16 @@ def _build(variant: Variant, state: State, action: Build, events: list[dict], at
     state = state.with_meld(replace(target, meld=new))
     k = len(action.tokens)
     added = new.slots[:k] if end == "low" else new.slots[-k:] if end == "high" else ()
-    events.append({"type": "built", "player": player.id, "meld": target.id,
-                   "cards": [s.code for s in added] if added else [t.card.code for t in action.tokens],
-                   **({"end": end} if end else {})})
+    events.append(ev.Built(player.id, target.id,
+                           tuple(s.code for s in added) if added else tuple(t.card.code for t in action.tokens), end))
     if new.kind == "set" and new.jokers and len(new.slots) >= variant.rules.melds.set.max:
-        events.append({"type": "set_closed", "meld": target.id})
+        events.append(ev.SetClosed(target.id))
     return state
 
 
 # -- joker exchange -----------------------------------------------------------------------------
 
-def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict], at: str) -> State:
+def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Event], at: str) -> State:
     player = state.current
     rules = variant.rules.joker_reuse
     if not rules.allowed:
@@ -411,8 +409,7 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
     if action.place is None and not _joker_placeable(variant, state):
         raise Illegal("joker_reuse.released_joker_used_at_once",
                       "the released joker could not be placed at once: no meld (or build) with it is possible from this hand")
-    events.append({"type": "joker_released", "player": player.id, "meld": target.id,
-                   "naturals": [c.code for c in action.naturals]})
+    events.append(ev.JokerReleased(player.id, target.id, tuple(c.code for c in action.naturals)))
     if action.place is not None:
         if action.place.player not in (None, player.id):
             raise Illegal("turn.left_of_dealer_starts_clockwise", "the released joker is placed by the same player")
@@ -495,7 +492,7 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 
 # -- discard and the end of a turn --------------------------------------------------------------
 
-def _discard(variant: Variant, state: State, action: Discard, events: list[dict]) -> State:
+def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
     player = state.current
     hand = _take(player.hand, [action.card], "discard")
     if state.turn.must_open and not player.opened:
@@ -504,7 +501,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
     if state.turn.must_use is not None:
         raise Illegal("draw.discard_only_with_initial_meld",
                       f"the discard taken ({state.turn.must_use.code}) must be melded before the turn ends")
-    events.append({"type": "discarded", "player": player.id, "card": action.card.code})
+    events.append(ev.Discarded(player.id, action.card.code))
     state = replace(state.with_player(player.id, hand=hand), discard=(action.card,) + state.discard)
     if not hand:
         if player.barred:
@@ -520,9 +517,9 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
             n = state.reshuffles + 1
             new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
             state = replace(state, stock=tuple(new_stock), discard=state.discard[:1], reshuffles=n)
-            events.append({"type": "stock_reshuffled", "count": n, "cards": len(new_stock)})
+            events.append(ev.StockReshuffled(n, len(new_stock)))
         else:
-            events.append({"type": "hand_void"})
+            events.append(ev.HandVoid())
             result = settle_void([Seat(p.id, p.score) for p in state.players])
             return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
@@ -532,7 +529,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[dict]
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
-def _hand_won(variant: Variant, state: State, winner: str, events: list[dict]) -> State:
+def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event]) -> State:
     """Settle a won hand under the variant's scoring model (rules/settlement.py): the result, each
     player's new total, the call-up or kalookie event."""
     kalookie = state.turn.opened_this_turn
@@ -540,11 +537,11 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[dict]) -
     result = settle_won(variant.rules, winner, kalookie, seats)
     for pid, score in result.scores:
         state = state.with_player(pid, score=score)
-    events.append({"type": result.how, "player": winner})
+    events.append(ev.Kalookie(winner) if result.how == "kalookie" else ev.CalledUp(winner))
     return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
 
 
-def _announce(variant: Variant, state: State, action: Announce, actor: str, events: list[dict]) -> State:
+def _announce(variant: Variant, state: State, action: Announce, actor: str, events: list[ev.Event]) -> State:
     owed = state.announcement
     if owed is None or owed.player != actor:
         raise Illegal("warning.announce_one_to_three_cards",
@@ -552,5 +549,5 @@ def _announce(variant: Variant, state: State, action: Announce, actor: str, even
                       f"1 to {variant.rules.warning.announce_at_most} cards")
     if action.count != owed.count:
         raise Illegal("warning.announce_one_to_three_cards", f"{actor} holds {owed.count} cards, not {action.count}")
-    events.append({"type": "announced", "player": actor, "count": owed.count})
+    events.append(ev.Announced(actor, owed.count))
     return replace(state, announcement=None)

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from .actions import Action, action_from_dict
 from .deal import deal
 from .engine import Illegal, Verdict, Violation, adjudicate, clause_for
+from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .settlement import carried, game_settlement
 from .shuffle import seed_text, shuffled
@@ -96,14 +97,14 @@ class GameVerdict:
     legal: bool
     violations: tuple[Violation, ...]
     game: Game
-    events: tuple[dict, ...]
+    events: tuple[ev.Event, ...]
     hand: State | None = None  # the hand's state after the action, also when it ended and was settled
 
     def to_dict(self) -> dict:
         hand = self.hand if self.hand is not None else self.game.hand
         return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
                 "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
-                "events": [dict(e) for e in self.events],
+                "events": [e.to_dict() for e in self.events],
                 "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None}
 
 
@@ -165,7 +166,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
                 initial * len(seats), "between")
     game, events = _deal_next(variant, game, f"{seed}/hand-1")
     record = {"seating": drawn, "seats": seats, "dealer": seats[0]}
-    return game, {**record, "events": events}
+    return game, {**record, "events": [e.to_dict() for e in events]}
 
 
 def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[dict]]:
@@ -174,7 +175,7 @@ def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[dict
     hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
     state, record = deal(hand_variant, ids, seed, game.dealer, scores)
     return (replace(game, hand=state, phase="hand"),
-            [{"type": "hand_dealt", "hand": game.hands_played + 1, "dealer": game.dealer, "seed": record["seed"]}])
+            [ev.HandDealt(game.hands_played + 1, game.dealer, record["seed"])])
 
 
 # -- reading a game -----------------------------------------------------------------------------
@@ -402,7 +403,7 @@ def game_action_from_dict(data: Any) -> dict | Action:
 
 def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
                     stakes_override: Mapping | None = None) -> GameVerdict:
-    events: list[dict] = []
+    events: list[ev.Event] = []
     try:
         if stakes_override is not None and not isinstance(stakes_override, Mapping):
             raise MalformedInput(Problem("/rules/stakes", "stakes are an object of call_up, kalookie, initial, buy_in"))
@@ -426,7 +427,7 @@ class _HandIllegal(Exception):
         self.verdict = verdict
 
 
-def _hand_action(variant: Variant, game: Game, action: Action, events: list[dict]) -> tuple[Game, State]:
+def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.Event]) -> tuple[Game, State]:
     if game.phase == "over":
         raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won")
     if game.phase == "buy_in":
@@ -444,7 +445,7 @@ def _hand_action(variant: Variant, game: Game, action: Action, events: list[dict
     return game, verdict.state
 
 
-def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[dict]) -> Game:
+def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[ev.Event]) -> Game:
     """Put a finished hand on the sheet: penalties, payments, eliminations and buy-in offers."""
     limit = variant.rules.game.limit
     number = game.hands_played + 1
@@ -477,12 +478,12 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[d
             else:
                 game = game.with_player(pid, out=True)
                 eliminated.append(pid)
-                events.append({"type": "eliminated", "player": pid, "score": p.score})
+                events.append(ev.Eliminated(pid, p.score))
     row.update(scores={p.id: p.score for p in game.players}, ledger={p.id: p.payments for p in game.players},
                pool=game.pool, buy_ins={}, eliminated=eliminated)
     game = replace(game, sheet=game.sheet + (row,))
     if queue:
-        events.append({"type": "buy_in_offered", "players": queue})
+        events.append(ev.BuyInOffered(tuple(queue)))
         return replace(game, phase="buy_in", buy_in_queue=tuple(queue),
                        buy_in_score=max(p.score for p in survivors))
     return _after_decisions(variant, game, events)
@@ -500,11 +501,11 @@ def _clockwise_from_left_of(game: Game, pid: str) -> list[str]:
     return [ids[(i + k) % len(ids)] for k in range(1, len(ids) + 1)]
 
 
-def _after_decisions(variant: Variant, game: Game, events: list[dict]) -> Game:
+def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Game:
     active = game.active
     if len(active) <= 1:
         winner = active[0].id if active else game.last_winner
-        events.append({"type": "game_won", "player": winner, "pool": game.pool})
+        events.append(ev.GameWon(winner, game.pool))
         row = dict(game.sheet[-1]) if game.sheet else {}
         row["game_winner"] = winner
         row["settlement"] = game_settlement(game.players, game.pool, winner)
@@ -518,7 +519,7 @@ def _after_decisions(variant: Variant, game: Game, events: list[dict]) -> Game:
     return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
 
 
-def apply_game_action(variant: Variant, game: Game, action: dict, events: list[dict]) -> Game:
+def apply_game_action(variant: Variant, game: Game, action: dict, events: list[ev.Event]) -> Game:
     """Apply a game-level action (``next_hand``, ``buy_in``, ``decline``); Illegal if refused."""
     kind = action["type"]
     if kind == "next_hand":
@@ -555,14 +556,14 @@ def apply_game_action(variant: Variant, game: Game, action: dict, events: list[d
         game = game.with_player(player, score=game.buy_in_score, buy_ins=p.buy_ins + 1,
                                 paid_to_pool=p.paid_to_pool + price)
         game = replace(game, pool=game.pool + price)
-        events.append({"type": "bought_in", "player": player, "score": game.buy_in_score, "paid": price})
+        events.append(ev.BoughtIn(player, game.buy_in_score, price))
         row["buy_ins"] = {**row.get("buy_ins", {}), player: True}
         row.setdefault("scores", {})
         row["scores"] = {**row["scores"], player: game.buy_in_score}
         row["pool"] = game.pool
     else:
         game = game.with_player(player, out=True)
-        events.append({"type": "eliminated", "player": player, "score": p.score})
+        events.append(ev.Eliminated(player, p.score))
         row["buy_ins"] = {**row.get("buy_ins", {}), player: False}
         row["eliminated"] = list(row.get("eliminated", [])) + [player]
     if game.sheet:

@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from .cards import CardError, parse_card
 from .clauses import citation
 from .engine import Illegal
+from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .game import Game, GamePlayer, apply_game_action, resolve_stakes, settle_hand
 from .params import ScoringModel, Stakes
@@ -93,7 +94,7 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
     game = Game(tuple(GamePlayer(p, paid_to_pool=initial) for p in players), dealer or players[0], agreed,
                 initial * len(players), "between")
     inconsistency = None
-    events: list[dict] = []
+    events: list[ev.Event] = []
     for i, entry in enumerate(hands):
         try:
             game = _apply_entry(variant, game, i, entry, events)
@@ -111,7 +112,7 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
         "buy_in_queue": list(game.buy_in_queue),
         "winner": game.winner,
         "settlement": game_settlement(game.players, game.pool, game.winner) if game.winner else None,
-        "events": events,
+        "events": [e.to_dict() for e in events],
         "inconsistency": inconsistency,
     }
 
@@ -119,7 +120,7 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
 FIGURES = ("penalties", "payments", "credits")
 
 
-def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: list[dict]) -> Game:
+def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: list[ev.Event]) -> Game:
     """Settle one entry (rules/settlement.py, as every hand is settled) and compare what the sheet
     wrote down with what the rules give.  A loser's cards (``hands``) settle every figure; without
     them, the figures the variant's scoring model takes from the cards are read from the sheet (the
@@ -282,7 +283,7 @@ def _compare(variant: Variant, game: Game, entry: Mapping, result: HandResult, a
                 raise _Inconsistent(at + pointer("payments", pid),
                                     _cite(variant, rule_of("payments", result.how, pid == result.winner)), message)
 
-def _decide(variant: Variant, game: Game, pid: str, choice: bool, at: str, events: list[dict]) -> Game:
+def _decide(variant: Variant, game: Game, pid: str, choice: bool, at: str, events: list[ev.Event]) -> Game:
     try:
         return apply_game_action(variant, game, {"type": "buy_in" if choice else "decline", "player": pid}, events)
     except Illegal as exc:
