@@ -20,7 +20,7 @@ from typing import NotRequired, TypedDict
 from .cards import Card, canonical, pack_order
 from .errors import MalformedInput, Problem, pointer
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
-from .state import Player, State, check_state
+from .state import Phase, Player, State, check_state
 from .variant import Variant
 
 
@@ -82,7 +82,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     option = variant.rules.draw.dealer_upcard_option
     state = State(
         players=tuple(Player(pid, canonical(hands[pid]), score=int(scores.get(pid, 0))) for pid in players),
-        dealer=dealer, to_act=dealer if option else order[0], phase="draw", stock=tuple(cards[pos:]),
+        dealer=dealer, to_act=dealer if option else order[0], phase=Phase.DRAW, stock=tuple(cards[pos:]),
         discard=discard, first_play=True, seed=seed, dealer_option=option,
         first_round=variant.rules.draw.free_discard_first_round)
     assert not check_state(state, variant), check_state(state, variant)

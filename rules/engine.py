@@ -18,7 +18,7 @@ from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, extend_run, extend_s
                     meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
-from .state import Announcement, HandResult, State, TableMeld, Turn, replace
+from .state import Announcement, HandResult, Phase, State, TableMeld, Turn, replace
 from .variant import Variant
 
 # The clause a general rule cites unless the variant's ``clause_map`` names another
@@ -116,7 +116,7 @@ def _actor(state: State, action: Action, at: str) -> str:
 
 
 def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event], at: str) -> State:
-    if state.phase == "ended":
+    if state.phase == Phase.ENDED:
         raise Illegal("build.none_after_someone_goes_out",
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     actor = _actor(state, action, at)
@@ -131,7 +131,7 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
         return _pass(variant, state, actor, events)
     if isinstance(action, Draw):
         return _draw(variant, state, action, events)
-    if state.phase != "play":
+    if state.phase != Phase.PLAY:
         clause = clause_for(variant, "first_draw") if state.first_play and not state.discard else "turn.draw_meld_discard"
         raise Illegal(clause, "a turn starts with drawing a card")
     if state.turn.must_use is not None and not isinstance(action, (MeldAction, Build)):
@@ -192,7 +192,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
 # -- draw ---------------------------------------------------------------------------------------
 
 def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) -> State:
-    if state.phase != "draw":
+    if state.phase != Phase.DRAW:
         raise Illegal("turn.draw_meld_discard", "a turn has exactly one draw, and this turn has drawn")
     if state.announcement is not None:
         # The window to announce closes with the next draw: the silent player is barred next turn.
@@ -240,12 +240,12 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
         card, state = top, replace(state, discard=state.discard[1:])
     state = state.with_player(player.id, hand=player.hand + (card,))
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
-    return replace(state, phase="play", turn=Turn(drawn=card, source=action.source, must_open=must_open,
+    return replace(state, phase=Phase.PLAY, turn=Turn(drawn=card, source=action.source, must_open=must_open,
                                                    must_use=must_use))
 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
-    if not state.dealer_option or state.phase != "draw":
+    if not state.dealer_option or state.phase != Phase.DRAW:
         raise Illegal("draw.dealer_upcard_option" if variant.rules.draw.dealer_upcard_option else "turn.draw_meld_discard",
                       "only the dealer, before the first turn, may pass (declining the upcard)")
     events.append(ev.Passed(actor))
@@ -521,11 +521,11 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
         else:
             events.append(ev.HandVoid())
             result = settle_void([Seat(p.id, p.score) for p in state.players])
-            return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
+            return replace(state, phase=Phase.ENDED, turn=Turn(), announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or player.id != state.dealer)
-    return replace(state, to_act=state.left_of(player.id), phase="draw", turn=Turn(),
+    return replace(state, to_act=state.left_of(player.id), phase=Phase.DRAW, turn=Turn(),
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
@@ -538,7 +538,7 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event
     for pid, score in result.scores:
         state = state.with_player(pid, score=score)
     events.append(ev.Kalookie(winner) if result.how == "kalookie" else ev.CalledUp(winner))
-    return replace(state, phase="ended", turn=Turn(), announcement=None, result=result)
+    return replace(state, phase=Phase.ENDED, turn=Turn(), announcement=None, result=result)
 
 
 def _announce(variant: Variant, state: State, action: Announce, actor: str, events: list[ev.Event]) -> State:

@@ -19,7 +19,7 @@ from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .settlement import carried, game_settlement
 from .shuffle import seed_text, shuffled
-from .state import HandResult, State, state_from_dict
+from .state import HandResult, Phase, State, state_from_dict
 from .variant import Variant
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
@@ -358,7 +358,7 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
                                                 "the hand's score differs from the game's penalty sheet"))
             if game.hand.dealer != game.dealer:
                 problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
-            if game.hand.phase == "ended":
+            if game.hand.phase == Phase.ENDED:
                 problems.append(Problem("/hand/phase", "an ended hand is settled into the game at once"))
     if game.phase == "buy_in":
         if not game.buy_in_queue or game.buy_in_score is None:
@@ -440,7 +440,7 @@ def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.E
         raise _HandIllegal(verdict)
     events.extend(verdict.events)
     game = replace(game, hand=verdict.state)
-    if verdict.state.phase == "ended":
+    if verdict.state.phase == Phase.ENDED:
         game = settle_hand(variant, game, verdict.state.result, events)
     return game, verdict.state
 

@@ -22,7 +22,7 @@ from typing import Any
 from .actions import Action, MeldAction, action_to_dict, order_key
 from .engine import adjudicate
 from .search import candidates
-from .state import State
+from .state import Phase, State
 from .variant import Variant
 
 DEFAULT_CAP = 400
@@ -70,5 +70,5 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
             melds_ok = ok
         if ok:
             legal.append(action)
-    return {"player": state.to_act if state.phase != "ended" else None, "phase": state.phase,
+    return {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
             "actions": [action_to_dict(a) for a in legal], "truncated": truncated, "cap": cap}

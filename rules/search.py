@@ -32,7 +32,7 @@ from typing import NamedTuple, Sequence
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
 from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code
 from .melds import Meld, Token, extend_run, extend_set, parse_token, run_lines
-from .state import State, TableMeld
+from .state import Phase, State, TableMeld
 from .variant import Variant
 
 NODE_BUDGET = 20000   # nodes one search call may explore, all its parts together
@@ -506,13 +506,13 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
     budget = budget if budget is not None else Budget()
     out: list[Action] = []
     cut = False
-    if state.phase == "ended":
+    if state.phase == Phase.ENDED:
         return out, cut
     if state.announcement is not None:
         out.append(Announce(state.announcement.count, state.announcement.player))
     player = state.current
     hand = player.hand
-    if state.phase == "draw":
+    if state.phase == Phase.DRAW:
         out.append(Draw("stock"))
         if state.discard:
             out.append(Draw("discard"))

@@ -13,6 +13,7 @@ from collections import Counter
 from itertools import chain
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from .cards import CANONICAL, JOKER, JOKER_CODE, Card, canonical, known_cards, pack, pack_cards, parse_card
@@ -30,8 +31,21 @@ def replace(obj: Any, **changes: Any) -> Any:
     return new
 
 
-PHASES = ("draw", "play", "ended")
-SOURCES = ("stock", "discard")
+class Phase(StrEnum):
+    """Where a hand stands: the player to act must draw, or is playing their turn; or it has ended.
+    (Each phase has its actions: the turn machine of ``rules.engine``.)"""
+    DRAW = "draw"
+    PLAY = "play"
+    ENDED = "ended"
+
+
+class Source(StrEnum):
+    STOCK = "stock"
+    DISCARD = "discard"
+
+
+PHASES = tuple(Phase)
+SOURCES = tuple(Source)
 
 
 @dataclass(frozen=True)
@@ -61,7 +75,7 @@ class TableMeld:
 class Turn:
     """What the current turn has done so far and what it still owes."""
     drawn: Card | None = None
-    source: str | None = None
+    source: Source | None = None
     must_open: bool = False          # took the discard before opening: must open before discarding
     opened_this_turn: bool = False   # the opening was laid in this turn (a kalookie if they go out)
     pending_jokers: int = 0          # jokers released and not yet placed
@@ -127,7 +141,7 @@ class State:
     players: tuple[Player, ...]
     dealer: str
     to_act: str
-    phase: str
+    phase: Phase
     stock: tuple[Card, ...]
     discard: tuple[Card, ...]
     melds: tuple[TableMeld, ...] = ()
@@ -258,7 +272,7 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     raw_ann = get("announcement")
     announcement = None if raw_ann is None else Announcement(raw_ann["player"], int(raw_ann["count"]))
     raw_result = get("result")
-    state = State(players, data["dealer"], data["to_act"], data["phase"], _cards(data["stock"]),
+    state = State(players, data["dealer"], data["to_act"], Phase(data["phase"]), _cards(data["stock"]),
                   _cards(data["discard"]), tuple(melds), get("first_play", False), turn, announcement,
                   int(get("reshuffles", 0)), get("seed", ""), None if raw_result is None else _result(raw_result),
                   get("dealer_option", False), get("first_round", False))
@@ -272,7 +286,9 @@ def _turn(t: Mapping[str, Any]) -> Turn:
     drawn, must_use = t.get("drawn"), t.get("must_use")
     builds = tuple(sorted((mid, int(c.get("low", 0)), int(c.get("high", 0)))
                           for mid, c in (t.get("builds") or {}).items()))
-    return Turn(None if drawn is None else parse_card(drawn), t.get("source"), t.get("must_open", False),
+    source = t.get("source")
+    return Turn(None if drawn is None else parse_card(drawn), None if source is None else Source(source),
+                t.get("must_open", False),
                 t.get("opened_this_turn", False), int(t.get("pending_jokers", 0)), builds,
                 None if must_use is None else parse_card(must_use))
 
@@ -335,9 +351,9 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
 
     # Phase and turn record.
     t = state.turn
-    if state.phase == "draw" and not t.is_fresh:
+    if state.phase == Phase.DRAW and not t.is_fresh:
         bad("in the draw phase the turn record must be empty (nothing drawn or laid yet)", "turn")
-    if state.phase == "play":
+    if state.phase == Phase.PLAY:
         if t.drawn is None or t.source is None:
             bad("in the play phase the turn record names the card drawn and its source", "turn")
         if t.must_open and t.source != "discard":
@@ -350,32 +366,32 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         m = state.meld(mid)
         if m is None or m.meld.kind != "run":
             bad(f"builds names {mid!r}, which is not a run on the table", "turn", "builds", mid)
-    if state.phase == "ended":
+    if state.phase == Phase.ENDED:
         if state.result is None:
             bad("an ended hand carries its result", "result")
     elif state.result is not None:
         bad("only an ended hand carries a result", "result")
-    if state.phase in ("draw", "play"):
+    if state.phase in (Phase.DRAW, Phase.PLAY):
         for i, p in enumerate(state.players):
             if not p.hand:
                 bad(f"{p.id} has no cards but the hand has not ended", "players", i, "hand")
-        if state.phase == "draw" and not state.stock:
+        if state.phase == Phase.DRAW and not state.stock:
             bad("the stock is empty at the start of a turn: it should have been reshuffled or the hand voided", "stock")
-    if state.discard == () and state.phase == "draw" and state.first_play and variant.rules.deal.upcard:
+    if state.discard == () and state.phase == Phase.DRAW and state.first_play and variant.rules.deal.upcard:
         bad("the first play of a deal starts with the upcard on the discard pile", "discard")
     if state.first_round and not variant.rules.draw.free_discard_first_round:
         bad("this variant gives no free discard in the first round", "first_round")
     if state.dealer_option:
         if not variant.rules.draw.dealer_upcard_option:
             bad("this variant gives the dealer no upcard option", "dealer_option")
-        elif not state.first_play or state.phase == "ended" or state.to_act != state.dealer:
+        elif not state.first_play or state.phase == Phase.ENDED or state.to_act != state.dealer:
             bad("the dealer's upcard option is open only before the first play, with the dealer to act", "dealer_option")
-    elif state.first_play and state.phase != "ended":
+    elif state.first_play and state.phase != Phase.ENDED:
         if state.dealer in seen and state.to_act in seen and state.to_act != state.left_of(state.dealer):
             bad("on the first play the player on the dealer's left is to act", "to_act")
-        if state.phase == "draw" and state.melds:
+        if state.phase == Phase.DRAW and state.melds:
             bad("no melds can be on the table before the first play", "melds")
-    if state.first_play and state.phase == "draw":
+    if state.first_play and state.phase == Phase.DRAW:
         # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
         # kept the joker shown on the cut was dealt one card fewer)
         dealt = variant.cards_for(len(state.players))
@@ -387,7 +403,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         a = state.announcement
         if a.player not in seen:
             bad(f"{a.player!r} is not a player", "announcement", "player")
-        elif state.phase != "draw" or a.player == state.to_act:
+        elif state.phase != Phase.DRAW or a.player == state.to_act:
             bad("an announcement is owed only between a player's discard and the next player's draw", "announcement")
         elif len(state.player(a.player).hand) != a.count:
             bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
