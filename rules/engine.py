@@ -115,40 +115,85 @@ def _actor(state: State, action: Action, at: str) -> str:
     return who or state.to_act
 
 
+# -- the turn machine ---------------------------------------------------------------------------
+# Every action passes through ``_apply``: ``_gate`` checks, in this one place, the phase, whose move
+# it is and every obligation that spans the steps of a turn (a released joker to place, a taken
+# discard to meld, the dealer's exchange, an opening owed before discarding); the phase's handler
+# then applies the action; ``_owed_after`` checks what the action had to discharge.  A new phase or
+# obligation (the contract game's calls out of turn) is added here.
+
 def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event], at: str) -> State:
+    actor = _gate(variant, state, action, at)
+    if isinstance(action, Announce):
+        return _announce(variant, state, action, actor, events)
+    if isinstance(action, Pass):
+        return _pass(variant, state, actor, events)
+    if isinstance(action, Draw):
+        return _draw(variant, state, action, events)
+    if isinstance(action, MeldAction):
+        after = _meld(variant, state, action, events, at)
+    elif isinstance(action, Build):
+        after = _build(variant, state, action, events, at)
+    elif isinstance(action, SwapJoker):
+        after = _swap(variant, state, action, events, at)
+    elif isinstance(action, Discard):
+        return _discard(variant, state, action, events)
+    else:
+        raise MalformedInput(Problem(at + "/type", "a turn cannot contain a turn"))
+    _owed_after(variant, state, after, action)
+    return after
+
+
+def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
+    """Whether ``action`` may come now at all; the player making it."""
     if state.phase == Phase.ENDED:
         raise Illegal("build.none_after_someone_goes_out",
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     actor = _actor(state, action, at)
     if isinstance(action, Announce):
-        return _announce(variant, state, action, actor, events)
+        return actor  # owed by the player who discarded, whoever is to act (see _announce)
     if actor != state.to_act:
         raise Illegal("turn.left_of_dealer_starts_clockwise", f"it is {state.to_act}'s turn, not {actor}'s")
-    if state.turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
+    turn = state.turn
+    if turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
+        where = "a new meld" if variant.rules.joker_reuse.released_into == "new_meld" else "a new meld or a build"
         raise Illegal("joker_reuse.released_joker_used_at_once",
-                      "the released joker must be placed in a new meld or a build before anything else")
-    if isinstance(action, Pass):
-        return _pass(variant, state, actor, events)
-    if isinstance(action, Draw):
-        return _draw(variant, state, action, events)
+                      f"the released joker must be placed in {where} before anything else")
+    if isinstance(action, (Pass, Draw)):
+        return actor  # the draw phase's own actions (their handlers check the phase)
     if state.phase != Phase.PLAY:
         clause = clause_for(variant, "first_draw") if state.first_play and not state.discard else "turn.draw_meld_discard"
         raise Illegal(clause, "a turn starts with drawing a card")
-    if state.turn.must_use is not None and not isinstance(action, (MeldAction, Build)):
-        raise Illegal("draw.discard_only_with_initial_meld",
-                      f"the discard taken ({state.turn.must_use.code}) must be melded by the next action of the turn")
+    must = turn.must_use
+    if must is not None:
+        if not isinstance(action, (MeldAction, Build)):
+            raise Illegal("draw.discard_only_with_initial_meld",
+                          f"the discard taken ({must.code}) must be melded by the next action of the turn")
+        opened = state.current.opened
+        if isinstance(action, MeldAction):
+            in_melds = any(t.card == must for spec in action.melds for t in spec.tokens)
+            if not in_melds and (opened or not variant.rules.opening.counts_builds):
+                raise Illegal("draw.discard_only_with_initial_meld",
+                              f"the discard taken ({must.code}) must be melded by the next action of the turn")
+        elif not any(t.card == must for t in action.tokens) and opened and not turn.opened_this_turn:
+            raise Illegal("draw.discard_only_with_initial_meld",
+                          f"the discard taken ({must.code}) must be melded by the next action of the turn")
     if state.dealer_option and not isinstance(action, Discard):
         raise Illegal("draw.dealer_upcard_option",
                       "the dealer's option is only an exchange: having taken the upcard, the dealer discards")
-    if isinstance(action, MeldAction):
-        return _meld(variant, state, action, events, at)
-    if isinstance(action, Build):
-        return _build(variant, state, action, events, at)
-    if isinstance(action, SwapJoker):
-        return _swap(variant, state, action, events, at)
-    if isinstance(action, Discard):
-        return _discard(variant, state, action, events)
-    raise MalformedInput(Problem(at + "/type", "a turn cannot contain a turn"))
+    if isinstance(action, Discard) and turn.must_open and not state.current.opened:
+        _take(state.current.hand, [action.card], "discard")  # a card not held is refused as such first
+        raise Illegal("draw.discard_only_with_initial_meld",
+                      "a player who took the discard before opening must lay their opening in the same turn")
+    return actor
+
+
+def _owed_after(variant: Variant, before: State, after: State, action: Action) -> None:
+    """What a meld or build had to discharge: a taken discard that had to be part of the opening."""
+    must = after.turn.must_use
+    if must is not None and isinstance(action, MeldAction) and not before.current.opened:
+        raise Illegal("draw.discard_only_with_initial_meld",
+                      f"the discard taken ({must.code}) must be part of the opening")
 
 
 def _take(hand: Sequence[Card], cards: Sequence[Card], what: str) -> tuple[Card, ...]:
@@ -181,8 +226,9 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
     needed = [t.card for t in tokens if not t.card.is_joker] + [JOKER] * (jokers - from_pending)
     hand = _take(state.current.hand, needed, what)
     if state.turn.pending_jokers and not from_pending:
+        where = "meld" if variant.rules.joker_reuse.released_into == "new_meld" else "meld or build"
         raise Illegal("joker_reuse.released_joker_used_at_once",
-                      "the released joker must go into this meld or build: it cannot wait or go to the hand")
+                      f"the released joker must go into this {where}: it cannot wait or go to the hand")
     _check_hand_left(variant, state, hand)
     state = state.with_player(state.to_act, hand=hand)
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers - from_pending))
@@ -276,11 +322,8 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
     state, _ = _use_cards(variant, state, tokens, "meld")
     total = sum(meld_value(m, variant) for m in melds)
     must = state.turn.must_use
-    if must is not None and any(t.card == must for t in tokens):
+    if must is not None and any(t.card == must for t in tokens):  # the taken discard is used (see _gate)
         state = replace(state, turn=replace(state.turn, must_use=None))
-    elif must is not None and (player.opened or not variant.rules.opening.counts_builds):
-        raise Illegal("draw.discard_only_with_initial_meld",
-                      f"the discard taken ({must.code}) must be melded by the next action of the turn")
     opening = not player.opened
     if opening:
         state = state.with_player(player.id, opened=True)
@@ -308,9 +351,6 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
             what = "new melds and lay-offs" if variant.rules.opening.counts_builds else "new sets and runs"
             raise Illegal(clause_for(variant, "opening_minimum"),
                           f"the first meld must be worth at least {minimum} in {what}; this is worth {counted}")
-        if state.turn.must_use is not None:
-            raise Illegal("draw.discard_only_with_initial_meld",
-                          f"the discard taken ({state.turn.must_use.code}) must be part of the opening")
         events.insert(opened_at, ev.Opened(player.id, counted))
     return state
 
@@ -368,9 +408,6 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
             raise Illegal("draw.uk_discard_not_as_goer",
                           f"the discard taken ({must.code}) must go into a new meld of the player's, not onto a meld on the table")
         state = replace(state, turn=replace(state.turn, must_use=None))
-    elif must is not None and player.opened and not state.turn.opened_this_turn:
-        raise Illegal("draw.discard_only_with_initial_meld",
-                      f"the discard taken ({must.code}) must be melded by the next action of the turn")
     state, _ = _use_cards(variant, state, action.tokens, "build")
     if end is not None:
         state = replace(state, turn=state.turn.with_build(target.id, end, len(action.tokens)))
@@ -495,12 +532,6 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
     player = state.current
     hand = _take(player.hand, [action.card], "discard")
-    if state.turn.must_open and not player.opened:
-        raise Illegal("draw.discard_only_with_initial_meld",
-                      "a player who took the discard before opening must lay their opening in the same turn")
-    if state.turn.must_use is not None:
-        raise Illegal("draw.discard_only_with_initial_meld",
-                      f"the discard taken ({state.turn.must_use.code}) must be melded before the turn ends")
     events.append(ev.Discarded(player.id, action.card.code))
     state = replace(state.with_player(player.id, hand=hand), discard=(action.card,) + state.discard)
     if not hand:
