@@ -246,6 +246,12 @@ STAKES_DENEXA_TOKENS: Final[str] = "stakes.denexa_tokens"  # outcome, game
 # -- turn (referee-clauses.yaml)
 REFEREE_CARDS_HELD: Final[str] = "referee.cards_held"  # action, hand
 
+# -- draw (referee-clauses.yaml)
+REFEREE_FIRST_DRAW_WITHOUT_UPCARD: Final[str] = "referee.first_draw_without_upcard"  # action, hand
+
+# -- joker_reuse (referee-clauses.yaml)
+REFEREE_FULL_SET_JOKER_ONE_NATURAL: Final[str] = "referee.full_set_joker_one_natural"  # action, hand
+
 
 if __name__ == "__main__":  # python -m rules.clause_ids --generate | --check | --rewrite | --lint
     import sys

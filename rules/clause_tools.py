@@ -14,9 +14,11 @@ f-string field; the retired slot indirection (``clause_for(variant, "opening_min
 the slot's clause; and each file's ``from .clause_ids import ...`` line is rewritten to import
 exactly the constants it uses.  Docstrings and comments are left alone.
 
-This module reads the registry's YAML itself and imports nothing of the rules package, so that it
-also runs as ``python rules/clause_tools.py --generate`` when a stale ``clause_ids.py`` stops the
-package from importing.
+``python -m rules.clause_tools ...`` is the same command (without runpy's warning that the rules
+package imported ``rules.clause_ids`` before running it).  This module reads the registry's YAML
+itself and imports nothing of the rules package, so that it also runs as
+``python rules/clause_tools.py --generate`` when a stale ``clause_ids.py`` stops the package from
+importing.
 """
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ import re
 import sys
 import tokenize
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 import yaml
 
@@ -65,7 +67,7 @@ RETIRED_NAMES = RETIRED_CALLS | RETIRED_MAPS | {"default_citations", "CITATIONS_
 
 def load_clauses() -> list[tuple[Path, dict]]:
     """Every clause of the registry, in file order, with the file it comes from."""
-    out = []
+    out: list[tuple[Path, dict]] = []
     for path in REGISTRY_FILES:
         with open(path, encoding="utf-8") as fh:
             out.extend((path, c) for c in yaml.safe_load(fh)["clauses"])
@@ -145,7 +147,7 @@ class _Text:
         text = self.lines[line - 1] if line - 1 < len(self.lines) else ""
         return self.starts[line - 1] + len(text.encode("utf-8")[:col].decode("utf-8", "replace"))
 
-    def node(self, node: ast.AST) -> tuple[int, int]:
+    def node(self, node: Any) -> tuple[int, int]:
         return (self.byte(node.lineno, node.col_offset), self.byte(node.end_lineno, node.end_col_offset))
 
 
@@ -182,13 +184,18 @@ def _split_prefix(token: str) -> tuple[str, str, str]:
     return prefix, quote, token[len(prefix) + len(quote):-len(quote)]
 
 
+def _field(m: re.Match, names: dict[str, str], used: set[str]) -> str:
+    """A clause id in a text, as the f-string field of its constant."""
+    used.add(names[m.group(1)])
+    return "{" + names[m.group(1)] + "}"
+
+
 def _rewrite_fstring_body(body: str, names: dict[str, str], used: set[str]) -> str:
     """Clause ids in an f-string's text become fields; quoted ids in its fields become constants."""
     words, quoted = _id_pattern(names), _quoted_pattern(names)
 
     def field(m: re.Match) -> str:
-        used.add(names[m.group(1)])
-        return "{" + names[m.group(1)] + "}"
+        return _field(m, names, used)
 
     def constant(m: re.Match) -> str:
         used.add(names[m.group(2)])
@@ -244,8 +251,7 @@ def _string_edits(src: str, text: _Text, tree: ast.AST, names: dict[str, str], p
             edits.append((start, end, names[value]))
         elif isinstance(value, str) and pattern.search(body):
             escaped = body.replace("{", "{{").replace("}", "}}")
-            new_body = pattern.sub(lambda m: (used.add(names[m.group(1)]), "{" + names[m.group(1)] + "}")[1],
-                                   escaped)
+            new_body = pattern.sub(lambda m: _field(m, names, used), escaped)
             edits.append((start, end, "f" + prefix + quote + new_body + quote))
     return edits
 
@@ -276,34 +282,43 @@ def _slot_expression(node: ast.AST, src: str, text: _Text, names: dict[str, str]
 
 def _retired_edits(src: str, text: _Text, tree: ast.Module, names: dict[str, str],
                    used: set[str]) -> list[tuple[int, int, str]]:
-    edits = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in RETIRED_CALLS:
-            if len(node.args) != 2:
-                raise SystemExit(f"line {node.lineno}: {node.func.id} with {len(node.args)} arguments")
-            edits.append((*text.node(node), _slot_expression(node.args[1], src, text, names, used)))
-        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in RETIRED_MAPS:
-            edits.append((*text.node(node), _slot_expression(node.slice, src, text, names, used)))
-    # definitions of the retired helpers (with the comment lines right above them)
+    # definitions of the retired helpers go (with the comment lines right above them)
+    removed = []
     for node in tree.body:
-        target = None
-        if isinstance(node, ast.FunctionDef) and node.name in RETIRED_NAMES:
-            target = node.name
+        retired: bool
+        if isinstance(node, ast.FunctionDef):
+            retired = node.name in RETIRED_NAMES
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(t, ast.Name) and t.id in RETIRED_NAMES for t in targets):
-                target = "assignment"
-        if target is None:
+            retired = any(isinstance(t, ast.Name) and t.id in RETIRED_NAMES for t in targets)
+        else:
+            retired = False
+        if not retired:
             continue
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
         while first > 1 and text.lines[first - 2].lstrip().startswith("#"):
             first -= 1
-        last = node.end_lineno
-        while last < len(text.lines) and not text.lines[last].strip() and \
-                (last + 1 >= len(text.lines) or not text.lines[last + 1].strip()):
-            last += 1  # and the extra blank line of a top-level definition
-        edits.append((text.starts[first - 1], text.starts[min(last, len(text.lines))], ""))
-    return edits
+        while first > 1 and not text.lines[first - 2].strip():
+            first -= 1  # the blank lines above it too: those below it stay
+        removed.append((text.starts[first - 1], text.starts[_end(node)]))
+    edits = []
+    for sub in ast.walk(tree):
+        arg: ast.expr
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id in RETIRED_CALLS:
+            if len(sub.args) != 2:
+                raise SystemExit(f"line {sub.lineno}: {sub.func.id} with {len(sub.args)} arguments")
+            span, arg = text.node(sub), sub.args[1]
+        elif isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id in RETIRED_MAPS:
+            span, arg = text.node(sub), sub.slice
+        else:
+            continue
+        if not any(a <= span[0] and span[1] <= b for a, b in removed):
+            edits.append((*span, _slot_expression(arg, src, text, names, used)))
+    return edits + [(a, b, "") for a, b in removed]
+
+
+def _end(node: ast.stmt) -> int:
+    return node.end_lineno or node.lineno
 
 
 def _import_text(names: list[str], module: str, width: int = 110) -> str:
@@ -347,20 +362,20 @@ def _fix_imports(src: str, path: Path, constants_by_name: set[str]) -> str:
         retired = [a for a in node.names if a.name in RETIRED_NAMES]
         if retired:
             kept = [a.name + (f" as {a.asname}" if a.asname else "") for a in node.names if a not in retired]
-            span = (text.starts[node.lineno - 1], text.starts[node.end_lineno])
+            span = (text.starts[node.lineno - 1], text.starts[_end(node)])
             edits.append((*span, _import_text(kept, mod) if kept else ""))
     new_import = _import_text(used, module) if used else ""
     if existing is not None:
-        edits.append((text.starts[existing.lineno - 1], text.starts[existing.end_lineno], new_import))
+        edits.append((text.starts[existing.lineno - 1], text.starts[_end(existing)], new_import))
     elif used:
         ours = [(m, n) for m, n in imports if m.startswith(prefix)]
         after = [n for m, n in ours if m > module]
         if after:
             at = text.starts[after[0].lineno - 1]
         elif ours:
-            at = text.starts[ours[-1][1].end_lineno]
+            at = text.starts[_end(ours[-1][1])]
         elif imports:
-            at = text.starts[imports[-1][1].end_lineno]
+            at = text.starts[_end(imports[-1][1])]
         else:
             raise SystemExit(f"{path}: no import block to add the clause constants to")
         edits.append((at, at, new_import))
@@ -399,9 +414,12 @@ def code_files(files: list[Path] | None = None) -> list[Path]:
 def leftovers(path: Path, names: dict[str, str] | None = None) -> list[str]:
     """What ``--rewrite`` would still change in ``path``: clause-id literals outside docstrings and
     comments, and the retired slot names."""
+    return leftovers_in(path.read_text(encoding="utf-8"), str(path.relative_to(ROOT)), names)
+
+
+def leftovers_in(src: str, label: str, names: dict[str, str] | None = None) -> list[str]:
     names = names or constants()
     pattern = _id_pattern(names)
-    src = path.read_text(encoding="utf-8")
     tree = ast.parse(src)
     docstrings = _docstring_starts(tree)
     found = []
@@ -412,9 +430,9 @@ def leftovers(path: Path, names: dict[str, str] | None = None) -> list[str]:
                 # ids in an f-string's text, or quoted in its fields
                 body = re.sub(r"\{[A-Z0-9_]+\}", "", body)
             for m in pattern.finditer(body):
-                found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}: clause id {m.group(1)!r} in a string")
+                found.append(f"{label}:{tok.start[0]}: clause id {m.group(1)!r} in a string")
         elif tok.type == tokenize.NAME and tok.string in RETIRED_NAMES:
-            found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}: retired name {tok.string}")
+            found.append(f"{label}:{tok.start[0]}: retired name {tok.string}")
     return found
 
 

@@ -12,6 +12,11 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from .cards import CardError, parse_card
+from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR,
+                         ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, GO_OUT_WINNER_SCORES_NOTHING,
+                         KALOOKIE_PAYS_KALOOKIE_STAKE, SCORE_PENALTY_POINTS_CUMULATIVE,
+                         STAKES_LEDGER_BALANCES, STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
+                         VOID_NO_SCORE_NO_PAYMENT)
 from .clauses import citation
 from .engine import Illegal
 from .errors import MalformedInput, Problem, pointer
@@ -112,10 +117,10 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
 def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: list[dict]) -> Game:
     at = pointer("hands", i)
     if game.phase == "over":
-        raise _Inconsistent(at, "elimination.game_over_at_one_survivor",
+        raise _Inconsistent(at, ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR,
                             f"the game ended with {game.winner} the only player within the limit; no hand follows")
     if game.phase == "buy_in":  # decisions of the previous entry were incomplete (checked there)
-        raise _Inconsistent(at, "buyin.decision_order", "buy-in decisions are still owed")
+        raise _Inconsistent(at, BUYIN_DECISION_ORDER, "buy-in decisions are still owed")
     active = [p.id for p in game.active]
     how = entry["how"]
     winner = entry.get("winner")
@@ -123,7 +128,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         for key in ("penalties", "payments"):
             for pid, v in (entry.get(key) or {}).items():
                 if v:
-                    raise _Inconsistent(at + pointer(key, pid), "void.no_score_no_payment",
+                    raise _Inconsistent(at + pointer(key, pid), VOID_NO_SCORE_NO_PAYMENT,
                                         "a void hand scores no penalty and pays nothing")
         zero = tuple((pid, 0) for pid in active)
         result = HandResult("void", None, zero, zero, tuple((p.id, p.score) for p in game.active))
@@ -131,7 +136,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         if winner not in [p.id for p in game.players]:
             raise MalformedInput(Problem(at + "/winner", f"{winner!r} is not a player"))
         if winner not in active:
-            raise _Inconsistent(at + "/winner", "stakes.winner_paid_by_each_active_player",
+            raise _Inconsistent(at + "/winner", STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
                                 f"{winner} is out of the game and cannot win a hand")
         penalties = _penalties(variant, game, entry, at, winner, active, how)
         stake = game.stake("kalookie" if how == "kalookie" else "call_up")
@@ -140,13 +145,13 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         recorded = entry.get("payments")
         if recorded is not None:
             if sum(recorded.values()) != 0:
-                raise _Inconsistent(at + "/payments", "stakes.ledger_balances",
+                raise _Inconsistent(at + "/payments", STAKES_LEDGER_BALANCES,
                                     f"the recorded payments sum to {sum(recorded.values())}, not 0")
             for pid in [p.id for p in game.players]:
                 got, want = int(recorded.get(pid, 0)), payments.get(pid, 0)
                 if got != want:
-                    clause = ("kalookie.pays_kalookie_stake" if how == "kalookie"
-                              else "stakes.winner_paid_by_each_active_player")
+                    clause = (KALOOKIE_PAYS_KALOOKIE_STAKE if how == "kalookie"
+                              else STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER)
                     raise _Inconsistent(at + pointer("payments", pid), clause,
                                         f"{pid} should have {'received' if want > 0 else 'paid'} {abs(want)}, not {got}")
         result = HandResult(how, winner, tuple((pid, penalties[pid]) for pid in active),
@@ -158,7 +163,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
     while game.phase == "buy_in":
         pid = game.buy_in_queue[0]
         if pid not in decisions:
-            raise _Inconsistent(at + "/buy_ins", "buyin.decision_order",
+            raise _Inconsistent(at + "/buy_ins", BUYIN_DECISION_ORDER,
                                 f"{pid} is over the limit and must decide whether to buy in (in order: "
                                 f"{', '.join(game.buy_in_queue)})")
         choice = decisions.pop(pid)
@@ -169,18 +174,18 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         except Illegal as exc:
             raise _Inconsistent(at + pointer("buy_ins", pid), exc.violation.clause, exc.violation.message) from None
         except MalformedInput as exc:
-            raise _Inconsistent(at + pointer("buy_ins", pid), "buyin.decision_order", exc.problems[0].detail) from None
+            raise _Inconsistent(at + pointer("buy_ins", pid), BUYIN_DECISION_ORDER, exc.problems[0].detail) from None
     recorded_ledger = entry.get("ledger")
     if recorded_ledger is not None:
         if sum(int(v) for v in recorded_ledger.values()) != 0:
-            raise _Inconsistent(at + "/ledger", "stakes.ledger_balances",
+            raise _Inconsistent(at + "/ledger", STAKES_LEDGER_BALANCES,
                                 f"the recorded running payments sum to {sum(recorded_ledger.values())}, not 0")
         for pid, value in recorded_ledger.items():
             if pid not in [p.id for p in game.players]:
                 raise MalformedInput(Problem(at + pointer("ledger", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).payments
             if int(value) != actual:
-                clause = "kalookie.pays_kalookie_stake" if how == "kalookie" else "stakes.winner_paid_by_each_active_player"
+                clause = KALOOKIE_PAYS_KALOOKIE_STAKE if how == "kalookie" else STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER
                 raise _Inconsistent(at + pointer("ledger", pid), clause,
                                     f"{pid}'s running payments after this hand are {actual}, not {int(value)}")
     recorded_scores = entry.get("scores")
@@ -190,8 +195,8 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
                 raise MalformedInput(Problem(at + pointer("scores", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).score
             if int(value) != actual:
-                clause = ("buyin.score_reset_to_highest_survivor" if decisions.get(pid) is True
-                          or (entry.get("buy_ins") or {}).get(pid) is True else "score.penalty_points_cumulative")
+                clause = (BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR if decisions.get(pid) is True
+                          or (entry.get("buy_ins") or {}).get(pid) is True else SCORE_PENALTY_POINTS_CUMULATIVE)
                 raise _Inconsistent(at + pointer("scores", pid), clause,
                                     f"{pid}'s total after this hand is {actual}, not {int(value)}")
     return game
@@ -216,13 +221,13 @@ def _penalties(variant: Variant, game: Game, entry: Mapping, at: str, winner: st
         if pid not in [p.id for p in game.players]:
             raise MalformedInput(Problem(at + pointer("penalties", pid), f"{pid!r} is not a player"))
         if pid not in active:
-            raise _Inconsistent(at + pointer("penalties", pid), "stakes.winner_paid_by_each_active_player",
+            raise _Inconsistent(at + pointer("penalties", pid), STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
                                 f"{pid} is out of the game and plays no more hands")
     for pid in active:
         if pid in cards:
             value = sum(card_penalty(parse_card(c), variant) for c in cards[pid]) * multiplier
             if pid in given and int(given[pid]) != value:
-                raise _Inconsistent(at + pointer("penalties", pid), "score.penalty_points_cumulative",
+                raise _Inconsistent(at + pointer("penalties", pid), SCORE_PENALTY_POINTS_CUMULATIVE,
                                     f"{pid}'s cards are worth {value}, not {given[pid]}")
             out[pid] = value
         elif pid in given:
@@ -233,17 +238,17 @@ def _penalties(variant: Variant, game: Game, entry: Mapping, at: str, winner: st
             # only the running total was written down: the penalty is the difference, never negative
             before = game.player(pid).score
             if int(recorded[pid]) < before:
-                raise _Inconsistent(at + pointer("scores", pid), "score.penalty_points_cumulative",
+                raise _Inconsistent(at + pointer("scores", pid), SCORE_PENALTY_POINTS_CUMULATIVE,
                                     f"{pid}'s total cannot fall from {before} to {int(recorded[pid])}: "
                                     "penalty points only ever accumulate")
             out[pid] = int(recorded[pid]) - before
         else:
-            raise _Inconsistent(at + pointer("penalties", pid), "score.penalty_points_cumulative",
+            raise _Inconsistent(at + pointer("penalties", pid), SCORE_PENALTY_POINTS_CUMULATIVE,
                                 f"the penalty of {pid}, who lost the hand, is missing")
         if out[pid] < 0:
-            raise _Inconsistent(at + pointer("penalties", pid), "score.penalty_points_cumulative",
+            raise _Inconsistent(at + pointer("penalties", pid), SCORE_PENALTY_POINTS_CUMULATIVE,
                                 "a penalty cannot be negative")
     if out.get(winner, 0) != 0:
-        raise _Inconsistent(at + pointer("penalties", winner), "go_out.winner_scores_nothing",
+        raise _Inconsistent(at + pointer("penalties", winner), GO_OUT_WINNER_SCORES_NOTHING,
                             f"{winner} won the hand and scores no penalty")
     return out

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import JOKER_CODE, Card, CardError, canonical, known_cards, pack, pack_counts, parse_card
+from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .melds import Failure, Meld, parse_token, readings
 from .variant import Variant
@@ -324,7 +325,7 @@ def _read_meld(r: _Reader, raw: Any, path: tuple, variant: Variant, problems: li
         return None
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
-        problems.append(Problem(pointer(*path), f"not a valid {kind}: {failure.message} ({failure.clause})"))
+        problems.append(Problem(pointer(*path), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})"))
         return None
     if len(found) != 1:
         problems.append(Problem(pointer(*path, "cards"),
@@ -461,7 +462,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     ids = [p.id for p in state.players]
     lo, hi = variant.rules.players.min, variant.rules.players.max
     if not lo <= len(ids) <= hi:
-        bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite('players.count.two_to_five')})", "players")
+        bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})", "players")
     seen = set()
     for i, pid in enumerate(ids):
         if pid in seen:

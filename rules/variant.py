@@ -105,8 +105,10 @@ class Variant:
         return self.rules.deal.cards_for(players)
 
     def cite(self, clause: str) -> str:
-        """The clause this variant cites for a rule the engine names ``clause`` (its ``clause_map``
-        may name the variant's own statement of the same rule)."""
+        """The clause this variant cites for a rule the engine names ``clause`` (by its constant in
+        ``rules.clause_ids``): the variant's own statement of the same rule where its ``clause_map``
+        names one.  The one place the map is applied: every violation (a verdict, a game verdict, a
+        score sheet's inconsistency, a meld check) is built with the clause this returns."""
         return self.clause_map.get(clause, clause)
 
     @property

@@ -196,4 +196,6 @@ def test_engine_never_branches_on_a_variant_name():
     root = Path(__file__).resolve().parent.parent
     for folder in ("rules", "api"):
         for path in (root / folder).glob("*.py"):
+            if path.name == "clause_ids.py":  # generated from the registry: data naming every clause
+                continue
             assert "british" not in path.read_text().lower(), path
