@@ -252,6 +252,9 @@ REFEREE_FIRST_DRAW_WITHOUT_UPCARD: Final[str] = "referee.first_draw_without_upca
 # -- joker_reuse (referee-clauses.yaml)
 REFEREE_FULL_SET_JOKER_ONE_NATURAL: Final[str] = "referee.full_set_joker_one_natural"  # action, hand
 
+# -- initial_meld (referee-clauses.yaml)
+REFEREE_OPENING_MINIMUM: Final[str] = "referee.opening_minimum"  # action, hand
+
 
 if __name__ == "__main__":  # python -m rules.clause_ids --generate | --check | --rewrite | --lint
     import sys

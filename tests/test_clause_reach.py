@@ -149,3 +149,22 @@ def test_enforced_by_only_where_no_code_names_the_clause():
     (it would go stale beside a constant)."""
     both = sorted(cid for cid, c in registry().items() if "enforced_by" in c and cid in named_in_code())
     assert not both, both
+
+
+def test_a_clause_fixing_a_parameter_holds_under_every_variants_own_parameters():
+    """A clause whose statement fixes a parameter's value (its registry ``parameter``) gives way to
+    its ``otherwise`` only under a house rule: under every variant's own parameters no verdict cites
+    an ``otherwise`` clause."""
+    reg = registry()
+    fixing = {cid: c["parameter"] for cid, c in reg.items() if "parameter" in c}
+    assert fixing
+    for cid, p in fixing.items():
+        assert _pointer_problem(p["pointer"]) is None, cid
+        assert p["otherwise"] in reg, cid
+    otherwise = {p["otherwise"] for p in fixing.values()}
+    for v in all_variants():
+        for cid in v.clauses:
+            if cid in fixing:
+                assert v.parameter(fixing[cid]["pointer"]) == fixing[cid]["value"], (v.id, cid)
+        cited = {v.cite(c) for c in named_in_code()}
+        assert not cited & otherwise, (v.id, cited & otherwise)
