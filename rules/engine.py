@@ -130,7 +130,7 @@ def _apply(variant: Variant, state: State, action: Action, events: list[dict], a
         raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s")
     if state.turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
-                      "the released joker must be placed in a new meld or a build before anything else")
+                      f"the released joker must be placed in {_released_joker_goes(variant)} before anything else")
     if isinstance(action, Pass):
         return _pass(variant, state, actor, events)
     if isinstance(action, Draw):
@@ -186,7 +186,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
     hand = _take(state.current.hand, needed, what)
     if state.turn.pending_jokers and not from_pending:
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
-                      "the released joker must go into this meld or build: it cannot wait or go to the hand")
+                      f"the released joker must go into {_released_joker_goes(variant)}: it cannot wait or go to the hand")
     _check_hand_left(variant, state, hand)
     state = state.with_player(state.to_act, hand=hand)
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers - from_pending))
@@ -447,7 +447,7 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers + 1))
     if action.place is None and not _joker_placeable(variant, state):
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
-                      "the released joker could not be placed at once: no meld (or build) with it is possible from this hand")
+                      f"the released joker could not be placed at once: {_released_joker_goes(variant)} with it is not possible from this hand")
     events.append({"type": "joker_released", "player": player.id, "meld": target.id,
                    "naturals": [c.code for c in action.naturals]})
     if action.place is not None:
@@ -455,6 +455,11 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[dict],
             raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, "the released joker is placed by the same player")
         state = _apply(variant, state, action.place, events, at + "/place")
     return state
+
+
+def _released_joker_goes(variant: Variant) -> str:
+    """Where a released joker may go (``joker_reuse.released_into``), as a refusal says it."""
+    return "a new meld" if variant.rules.joker_reuse.released_into == "new_meld" else "a new meld or a build"
 
 
 def _joker_placeable(variant: Variant, state: State) -> bool:
