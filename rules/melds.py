@@ -239,9 +239,35 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         if j.rank and not j.suit:
             return [], Failure(JOKER_DECLARE_RUN_END_JOKER,
                                "a joker in a run stands for an exact card: declare it with its suit, e.g. JK(=9H)")
+    readings, any_window = _read_run(naturals, jokers, suit, n, _lines(variant))
+    if readings:
+        return list(readings.values()), None
+    if not any_window:
+        # Would the cards make a run if the ace stood elsewhere (low, high, or round the corner)?
+        ace_clause = ACE_CLAUSE[rules.ace]
+        if any(c.rank == 14 for c in naturals) or any(j.rank == 14 for j in jokers):
+            for line in [(1, 13), (2, 14)]:
+                if _run_windows(naturals, n, line):
+                    return [], Failure(ace_clause, "the ace cannot stand at that end of a run in this variant")
+            ranks = sorted(c.rank for c in naturals)
+            wrapped = sorted(r if r > 7 else r + 13 for r in ranks)
+            if wrapped[-1] - wrapped[0] < n:
+                return [], Failure(ace_clause, "a run cannot turn the corner from king through ace to two")
+        return [], Failure(clause, "the cards are not consecutive, even with the jokers filling gaps")
+    # a joker declared as an ace where the variant lets no ace stand (JK(=AC)-2C-3C with aces high)
+    elsewhere = [line for line in ((2, 14), (1, 13)) if line not in _lines(variant)]
+    if any(j.rank == 14 for j in jokers) and _read_run(naturals, jokers, suit, n, elsewhere)[0]:
+        return [], Failure(ACE_CLAUSE[rules.ace], "the ace cannot stand at that end of a run in this variant")
+    return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for a card this run needs")
+
+
+def _read_run(naturals: list[Card], jokers: list[Token], suit: str, n: int,
+              lines: list[tuple[int, int]]) -> tuple[dict[tuple, Meld], bool]:
+    """The readings of a run of ``n`` cards on the rank ranges ``lines``, and whether the naturals
+    fit any window of ``n`` there at all."""
     readings: dict[tuple, Meld] = {}
     any_window = False
-    for line in _lines(variant):
+    for line in lines:
         for start in _run_windows(naturals, n, line):
             any_window = True
             nat_ranks = {_map_rank(c.rank, line) for c in naturals}
@@ -263,21 +289,7 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
                 slots.append(Slot(card, r, suit))
             meld = Meld("run", tuple(slots))
             readings[tuple(meld.codes)] = meld
-    if readings:
-        return list(readings.values()), None
-    if not any_window:
-        # Would the cards make a run if the ace stood elsewhere (low, high, or round the corner)?
-        ace_clause = ACE_CLAUSE[rules.ace]
-        if any(c.rank == 14 for c in naturals) or any(j.rank == 14 for j in jokers):
-            for line in [(1, 13), (2, 14)]:
-                if _run_windows(naturals, n, line):
-                    return [], Failure(ace_clause, "the ace cannot stand at that end of a run in this variant")
-            ranks = sorted(c.rank for c in naturals)
-            wrapped = sorted(r if r > 7 else r + 13 for r in ranks)
-            if wrapped[-1] - wrapped[0] < n:
-                return [], Failure(ace_clause, "a run cannot turn the corner from king through ace to two")
-        return [], Failure(clause, "the cards are not consecutive, even with the jokers filling gaps")
-    return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for a card this run needs")
+    return readings, any_window
 
 
 def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None) -> tuple[list[Meld], Failure | None]:
