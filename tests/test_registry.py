@@ -36,6 +36,8 @@ def test_variant_files_cite_only_registered_clauses():
         # clause_map: a clause the engine names -> the variant's own statement of the same rule
         for general, own in v.clause_map.items():
             assert general in reg and own in reg, (v.id, general, own)
+        # one step: a variant's own statement is not itself mapped on
+        assert not set(v.clause_map.values()) & set(v.clause_map), v.id
 
 
 def test_engine_cites_only_registered_clauses():
