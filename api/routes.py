@@ -12,6 +12,7 @@ from flask import Blueprint, Response, request
 
 from rules import adjudicate, all_variants, deal, load_variant
 from rules.cards import CardError
+from rules.clause_ids import TURN_DRAW_MELD_DISCARD
 from rules.clauses import citation
 from rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant, pointer
 from rules.game import adjudicate_game, start_game
@@ -76,7 +77,7 @@ REQUEST_COMPONENTS = ("AdjudicateRequest", "DealRequest", "GameStartRequest", "L
 def warm() -> None:
     """Fill the caches every request reads (variants, clause registry, compiled validators)."""
     all_variants()
-    citation("turn.draw_meld_discard")
+    citation(TURN_DRAW_MELD_DISCARD)
     for component in REQUEST_COMPONENTS:
         openapi.is_valid(component, None)
 
@@ -200,7 +201,8 @@ def meld_check_route():
             raise MalformedInput(Problem(f"/declarations/jokers/{k}", str(exc))) from None
     reading = read_meld(tokens, variant, req.kind)
     if isinstance(reading, Failure):
-        violation = {"clause": reading.clause, "message": reading.message, **citation(reading.clause, variant.documents)}
+        clause = variant.cite(reading.clause)
+        violation = {"clause": clause, "message": reading.message, **citation(clause, variant.documents)}
         return _json({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
                       "value": None, "readings": [dict(r) for r in reading.readings], "violation": violation})
     return _json({"valid": True, "ambiguous": False, "kind": reading.kind, "cards": reading.codes,

@@ -1,5 +1,9 @@
 """The clause registry: every rule the referee cites, with the project's own statement of it and
-its source document and section (``rules/clauses.yaml``)."""
+its source document and section (``rules/clauses.yaml`` and ``rules/referee-clauses.yaml``).
+
+Code names a clause only through its constant in ``rules/clause_ids.py`` (generated from these
+files).  The engine names the general clause; a variant's ``clause_map`` may name the variant's own
+statement of the same rule, applied by ``Variant.cite`` when a violation is built."""
 from __future__ import annotations
 
 import functools
@@ -11,23 +15,12 @@ import yaml
 
 REGISTRY_PATH = Path(__file__).resolve().parent / "clauses.yaml"
 REFEREE_PATH = Path(__file__).resolve().parent / "referee-clauses.yaml"
-CITATIONS_PATH = Path(__file__).resolve().parent / "citations.yaml"
 
 
 class Citation(TypedDict):
     """A clause as a verdict cites it."""
     statement: str
     sources: list[dict[str, str]]   # each a document and its section
-
-
-@functools.lru_cache(maxsize=1)
-def default_citations() -> Mapping[str, str]:
-    """The clause each general rule (slot) cites by default (``rules/citations.yaml``)."""
-    with open(CITATIONS_PATH, encoding="utf-8") as fh:
-        return MappingProxyType(yaml.safe_load(fh))
-
-
-CITE = default_citations()
 
 
 @functools.lru_cache(maxsize=1)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import NotRequired, TypedDict
 
 from .cards import Card, canonical, pack_order
+from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import MalformedInput, Problem, pointer
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
 from .state import Phase, Player, State, check_state
@@ -46,7 +47,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     lo, hi = variant.rules.players.min, variant.rules.players.max
     if not lo <= len(players) <= hi:
         problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
-                                            f"({variant.cite('players.count.two_to_five')})"))
+                                            f"({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})"))
     if dealer is not None and dealer not in players:
         problems.append(Problem("/dealer", f"{dealer!r} is not one of the players"))
     if problems:

@@ -11,7 +11,21 @@ from typing import Any, Sequence
 from . import search
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
 from .cards import JOKER, Card
-from .clauses import CITE, citation
+from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN_OPENING,
+                         BUILD_RUN_MAX_TWO_PER_END_PER_TURN, BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
+                         DRAW_DEALER_UPCARD_OPTION, DRAW_DISCARD_ONLY_WITH_INITIAL_MELD, DRAW_ONLY_TOP_CARD,
+                         DRAW_UK_DISCARD_NOT_AS_GOER, GO_OUT_FINAL_DISCARD_REQUIRED, INITIAL_MELD_MINIMUM_40,
+                         JOKER_DECLARE_RUN_END_JOKER, JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
+                         JOKER_REUSE_REQUIRES_OPENING, JOKER_REUSE_RUN_EXACT_NATURAL,
+                         JOKER_REUSE_RUN_INTERIOR_ONLY, JOKER_REUSE_SET_NEEDS_BOTH_MISSING_NATURALS,
+                         JOKER_REUSE_SET_SINGLE_NATURAL_CLOSES_SET,
+                         JOKER_REUSE_SET_SINGLE_NATURAL_NORTH_AMERICAN,
+                         JOKER_REUSE_SET_TWO_JOKERS_RELEASE_ONE, MELD_PERMANENT_NO_REARRANGEMENT,
+                         MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET, REFEREE_CARDS_HELD,
+                         REFEREE_FIRST_DRAW_WITHOUT_UPCARD, REFEREE_FULL_SET_JOKER_ONE_NATURAL,
+                         TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
+                         WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
+from .clauses import citation
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, extend_run, extend_set, is_identical,
@@ -20,10 +34,6 @@ from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
 from .state import Announcement, HandResult, Phase, State, TableMeld, Turn, replace
 from .variant import Variant
-
-# The clause a general rule cites unless the variant's ``clause_map`` names another
-# (rules/citations.yaml).
-DEFAULT_CLAUSES = CITE
 
 
 @dataclass(frozen=True)
@@ -75,10 +85,6 @@ class Illegal(Exception):
     @classmethod
     def of(cls, failure: Failure) -> "Illegal":
         return cls(failure.clause, failure.message, failure.ambiguous, failure.readings)
-
-
-def clause_for(variant: Variant, slot: str) -> str:
-    return variant.clause_map.get(slot, DEFAULT_CLAUSES[slot])
 
 
 def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
@@ -147,43 +153,42 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
 def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
     """Whether ``action`` may come now at all; the player making it."""
     if state.phase == Phase.ENDED:
-        raise Illegal("build.none_after_someone_goes_out",
+        raise Illegal(BUILD_NONE_AFTER_SOMEONE_GOES_OUT,
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     actor = _actor(state, action, at)
     if isinstance(action, Announce):
         return actor  # owed by the player who discarded, whoever is to act (see _announce)
     if actor != state.to_act:
-        raise Illegal("turn.left_of_dealer_starts_clockwise", f"it is {state.to_act}'s turn, not {actor}'s")
+        raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s")
     turn = state.turn
     if turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
-        where = "a new meld" if variant.rules.joker_reuse.released_into == "new_meld" else "a new meld or a build"
-        raise Illegal("joker_reuse.released_joker_used_at_once",
-                      f"the released joker must be placed in {where} before anything else")
+        raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
+                      f"the released joker must be placed in {_released_joker_goes(variant)} before anything else")
     if isinstance(action, (Pass, Draw)):
         return actor  # the draw phase's own actions (their handlers check the phase)
     if state.phase != Phase.PLAY:
-        clause = clause_for(variant, "first_draw") if state.first_play and not state.discard else "turn.draw_meld_discard"
+        clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
         raise Illegal(clause, "a turn starts with drawing a card")
     must = turn.must_use
     if must is not None:
         if not isinstance(action, (MeldAction, Build)):
-            raise Illegal("draw.discard_only_with_initial_meld",
+            raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                           f"the discard taken ({must.code}) must be melded by the next action of the turn")
         opened = state.current.opened
         if isinstance(action, MeldAction):
             in_melds = any(t.card == must for spec in action.melds for t in spec.tokens)
             if not in_melds and (opened or not variant.rules.opening.counts_builds):
-                raise Illegal("draw.discard_only_with_initial_meld",
+                raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                               f"the discard taken ({must.code}) must be melded by the next action of the turn")
         elif not any(t.card == must for t in action.tokens) and opened and not turn.opened_this_turn:
-            raise Illegal("draw.discard_only_with_initial_meld",
+            raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                           f"the discard taken ({must.code}) must be melded by the next action of the turn")
     if state.dealer_option and not isinstance(action, Discard):
-        raise Illegal("draw.dealer_upcard_option",
+        raise Illegal(DRAW_DEALER_UPCARD_OPTION,
                       "the dealer's option is only an exchange: having taken the upcard, the dealer discards")
     if isinstance(action, Discard) and turn.must_open and not state.current.opened:
         _take(state.current.hand, [action.card], "discard")  # a card not held is refused as such first
-        raise Illegal("draw.discard_only_with_initial_meld",
+        raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                       "a player who took the discard before opening must lay their opening in the same turn")
     return actor
 
@@ -192,7 +197,7 @@ def _owed_after(variant: Variant, before: State, after: State, action: Action) -
     """What a meld or build had to discharge: a taken discard that had to be part of the opening."""
     must = after.turn.must_use
     if must is not None and isinstance(action, MeldAction) and not before.current.opened:
-        raise Illegal("draw.discard_only_with_initial_meld",
+        raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                       f"the discard taken ({must.code}) must be part of the opening")
 
 
@@ -201,17 +206,17 @@ def _take(hand: Sequence[Card], cards: Sequence[Card], what: str) -> tuple[Card,
     rest = list(hand)
     for c in cards:
         if c not in rest:
-            raise Illegal("referee.cards_held", f"{c.code} is not in the hand ({what})")
+            raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what})")
         rest.remove(c)
     return tuple(rest)
 
 
 def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> None:
     if not hand:
-        raise Illegal("go_out.final_discard_required",
+        raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
                       "a player must keep one card to discard: going out ends with a discard")
     if len(hand) < 2 and state.current.barred:
-        raise Illegal("warning.announce_one_to_three_cards",
+        raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                       "a player who did not announce their last cards may not go out on this turn")
 
 
@@ -221,14 +226,13 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
     jokers = sum(1 for t in tokens if t.card.is_joker)
     from_pending = min(jokers, state.turn.pending_jokers)
     if from_pending and what == "build" and variant.rules.joker_reuse.released_into == "new_meld":
-        raise Illegal("joker_reuse.released_joker_used_at_once",
+        raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
                       "a released joker must go into a new meld of the player's, not onto a meld on the table")
     needed = [t.card for t in tokens if not t.card.is_joker] + [JOKER] * (jokers - from_pending)
     hand = _take(state.current.hand, needed, what)
     if state.turn.pending_jokers and not from_pending:
-        where = "meld" if variant.rules.joker_reuse.released_into == "new_meld" else "meld or build"
-        raise Illegal("joker_reuse.released_joker_used_at_once",
-                      f"the released joker must go into this {where}: it cannot wait or go to the hand")
+        raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
+                      f"the released joker must go into {_released_joker_goes(variant)}: it cannot wait or go to the hand")
     _check_hand_left(variant, state, hand)
     state = state.with_player(state.to_act, hand=hand)
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers - from_pending))
@@ -239,7 +243,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
 
 def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) -> State:
     if state.phase != Phase.DRAW:
-        raise Illegal("turn.draw_meld_discard", "a turn has exactly one draw, and this turn has drawn")
+        raise Illegal(TURN_DRAW_MELD_DISCARD, "a turn has exactly one draw, and this turn has drawn")
     if state.announcement is not None:
         # The window to announce closes with the next draw: the silent player is barred next turn.
         silent = state.announcement.player
@@ -249,18 +253,18 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
     must_open, must_use = False, None
     if action.source == "stock":
         if state.dealer_option:
-            raise Illegal("draw.dealer_upcard_option",
+            raise Illegal(DRAW_DEALER_UPCARD_OPTION,
                           "before the first turn the dealer may only take the upcard in exchange for a card, or pass")
         if action.card is not None and action.card != state.stock[0]:
-            raise Illegal("draw.only_top_card", f"only the top card of the stock may be drawn, not {action.card.code}")
+            raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
         card, state = state.stock[0], replace(state, stock=state.stock[1:])
     else:
         if not state.discard:
-            raise Illegal(clause_for(variant, "first_draw") if state.first_play else "draw.only_top_card",
+            raise Illegal(REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play else DRAW_ONLY_TOP_CARD,
                           "the discard pile is empty: draw from the stock")
         top = state.discard[0]
         if action.card is not None and action.card != top:
-            raise Illegal("draw.only_top_card",
+            raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
         taken = variant.rules.draw.taken_discard
         if state.dealer_option:
@@ -272,14 +276,14 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
             in_opening = variant.rules.draw.discard_before_opening == "in_opening" or taken != "keep"
             if must_open and not _opening_possible(variant, player.hand + (top,), top if in_opening else None,
                                                    state.melds):
-                raise Illegal("draw.discard_only_with_initial_meld",
+                raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                               f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
                               "the discard may be taken before opening only to open in the same turn"
                               + (" with that card" if in_opening else ""))
             must_use = top if must_open and in_opening else None
         elif taken != "keep":
             if not _use_possible(variant, state, top):
-                raise Illegal("draw.discard_only_with_initial_meld",
+                raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                               f"{top.code} cannot be melded at once from {player.id}'s hand: "
                               "the discard may be taken only to meld it in the same turn")
             must_use = top
@@ -292,7 +296,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
     if not state.dealer_option or state.phase != Phase.DRAW:
-        raise Illegal("draw.dealer_upcard_option" if variant.rules.draw.dealer_upcard_option else "turn.draw_meld_discard",
+        raise Illegal(DRAW_DEALER_UPCARD_OPTION if variant.rules.draw.dealer_upcard_option else TURN_DRAW_MELD_DISCARD,
                       "only the dealer, before the first turn, may pass (declining the upcard)")
     events.append(ev.Passed(actor))
     return replace(state, dealer_option=False, to_act=state.left_of(state.dealer))
@@ -349,7 +353,7 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
                     and not state.turn.pending_jokers)
         if counted < minimum and not kalookie:
             what = "new melds and lay-offs" if variant.rules.opening.counts_builds else "new sets and runs"
-            raise Illegal(clause_for(variant, "opening_minimum"),
+            raise Illegal(INITIAL_MELD_MINIMUM_40,
                           f"the first meld must be worth at least {minimum} in {what}; this is worth {counted}")
         events.insert(opened_at, ev.Opened(player.id, counted))
     return state
@@ -367,7 +371,7 @@ def _table_meld(state: State, meld_id: str, at: str) -> TableMeld:
 def _build(variant: Variant, state: State, action: Build, events: list[ev.Event], at: str) -> State:
     player = state.current
     if variant.rules.building.requires_opening and not player.opened:
-        raise Illegal("build.only_after_own_opening",
+        raise Illegal(BUILD_ONLY_AFTER_OWN_OPENING,
                       "a player adds to melds on the table only after laying their own opening")
     target = _table_meld(state, action.meld, at)
     meld = target.meld
@@ -377,7 +381,7 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
             fits = {e: extend_run(meld, action.tokens, e, variant) for e in ("low", "high")}
             good = [e for e, r in fits.items() if isinstance(r, Meld)]
             if len(good) == 2:
-                raise Illegal("joker.declare_run_end_joker", "the cards fit either end of the run: name the end",
+                raise Illegal(JOKER_DECLARE_RUN_END_JOKER, "the cards fit either end of the run: name the end",
                               ambiguous=True, readings=tuple(fits[e].to_dict() for e in good))
             end = good[0] if good else "high"
             new = fits[end]
@@ -390,12 +394,12 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
         per_end = variant.rules.building.max_per_run_end_per_turn
         already = low if end == "low" else high
         if per_end is not None and already + k > per_end:
-            raise Illegal(clause_for(variant, "run_end_limit"),
+            raise Illegal(BUILD_RUN_MAX_TWO_PER_END_PER_TURN,
                           f"at most {per_end} cards may be added to one end of a run in a turn "
                           f"({already} already added there); lay three or more as a new run")
         per_run = variant.rules.building.max_per_run_per_turn
         if per_run is not None and low + high + k > per_run:
-            raise Illegal(clause_for(variant, "run_total_limit"),
+            raise Illegal(BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
                           f"at most {per_run} cards may be added to a run in a turn ({low + high} already added)")
     else:
         end = None
@@ -405,7 +409,7 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
     must = state.turn.must_use
     if must is not None and any(t.card == must for t in action.tokens):
         if variant.rules.draw.taken_discard == "new_meld":
-            raise Illegal("draw.uk_discard_not_as_goer",
+            raise Illegal(DRAW_UK_DISCARD_NOT_AS_GOER,
                           f"the discard taken ({must.code}) must go into a new meld of the player's, not onto a meld on the table")
         state = replace(state, turn=replace(state.turn, must_use=None))
     state, _ = _use_cards(variant, state, action.tokens, "build")
@@ -427,13 +431,13 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Eve
     player = state.current
     rules = variant.rules.joker_reuse
     if not rules.allowed:
-        raise Illegal("meld.permanent_no_rearrangement", "melded jokers cannot be taken back in this variant")
+        raise Illegal(MELD_PERMANENT_NO_REARRANGEMENT, "melded jokers cannot be taken back in this variant")
     if rules.requires_opening and not player.opened:
-        raise Illegal("joker_reuse.requires_opening", "only a player who has opened may exchange for a joker")
+        raise Illegal(JOKER_REUSE_REQUIRES_OPENING, "only a player who has opened may exchange for a joker")
     target = _table_meld(state, action.meld, at)
     meld = target.meld
     if not meld.jokers:
-        raise Illegal("meld.permanent_no_rearrangement", "that meld holds no joker; melds cannot be rearranged")
+        raise Illegal(MELD_PERMANENT_NO_REARRANGEMENT, "that meld holds no joker; melds cannot be rearranged")
     if meld.kind == "run":
         new = _swap_run(variant, meld, action.naturals)
     else:
@@ -444,14 +448,19 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Eve
     state = state.with_meld(replace(target, meld=new))
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers + 1))
     if action.place is None and not _joker_placeable(variant, state):
-        raise Illegal("joker_reuse.released_joker_used_at_once",
-                      "the released joker could not be placed at once: no meld (or build) with it is possible from this hand")
+        raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
+                      f"the released joker could not be placed at once: {_released_joker_goes(variant)} with it is not possible from this hand")
     events.append(ev.JokerReleased(player.id, target.id, tuple(c.code for c in action.naturals)))
     if action.place is not None:
         if action.place.player not in (None, player.id):
-            raise Illegal("turn.left_of_dealer_starts_clockwise", "the released joker is placed by the same player")
+            raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, "the released joker is placed by the same player")
         state = _apply(variant, state, action.place, events, at + "/place")
     return state
+
+
+def _released_joker_goes(variant: Variant) -> str:
+    """Where a released joker may go (``joker_reuse.released_into``), as a refusal says it."""
+    return "a new meld" if variant.rules.joker_reuse.released_into == "new_meld" else "a new meld or a build"
 
 
 def _joker_placeable(variant: Variant, state: State) -> bool:
@@ -459,20 +468,25 @@ def _joker_placeable(variant: Variant, state: State) -> bool:
     return search.released_joker_placeable(variant, state)
 
 
+def _released_joker_goes(variant: Variant) -> str:
+    """Where a released joker may go in this variant, in words (``/joker_reuse/released_into``)."""
+    return "a new meld" if variant.rules.joker_reuse.released_into == "new_meld" else "a new meld or a build"
+
+
 def _swap_run(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     if len(naturals) != 1:
-        raise Illegal("joker_reuse.run_exact_natural", "a run's joker is exchanged for exactly one natural card")
+        raise Illegal(JOKER_REUSE_RUN_EXACT_NATURAL, "a run's joker is exchanged for exactly one natural card")
     natural = naturals[0]
     for i, slot in enumerate(meld.slots):
         if slot.is_joker and slot.suit == natural.suit and (slot.rank == natural.rank or (slot.rank == 1 and natural.rank == 14)):
             if variant.rules.joker_reuse.run_joker_position == "interior" and i in (0, len(meld.slots) - 1):
-                raise Illegal(clause_for(variant, "run_joker_interior"),
+                raise Illegal(JOKER_REUSE_RUN_INTERIOR_ONLY,
                               "only a joker inside a run, not at its end, may be exchanged in this variant")
             slots = list(meld.slots)
             slots[i] = Slot(natural, slot.rank, slot.suit)
             return Meld("run", tuple(slots))
     stands = ", ".join(s.stands_for for s in meld.slots if s.is_joker)
-    raise Illegal("joker_reuse.run_exact_natural",
+    raise Illegal(JOKER_REUSE_RUN_EXACT_NATURAL,
                   f"{natural.code} is not the card the run's joker stands for ({stands})")
 
 
@@ -480,17 +494,17 @@ def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     rules = variant.rules.melds.set
     size = len(meld.slots)
     if meld.rank == 0:
-        raise Illegal(CITE["all_joker_set"],
+        raise Illegal(MELD_SET_SCARNE_ALL_JOKER_SET,
                       "a set of jokers alone stands for no rank: no natural card can take a joker's place")
     if is_identical(meld):
-        raise Illegal(CITE["identical_set"],
+        raise Illegal(MELD_SET_GRIFFIN_IDENTICAL_TRIPLE,
                       "a set of identical cards is complete: its joker cannot be exchanged")
     if variant.rules.joker_reuse.set_exchange == "one_natural":
         return _swap_set_one(variant, meld, naturals)
     if size >= rules.max:
-        raise Illegal("joker_reuse.set_single_natural_closes_set",
+        raise Illegal(JOKER_REUSE_SET_SINGLE_NATURAL_CLOSES_SET,
                       f"a set of {size} cards with a joker is closed: its joker can never be taken")
-    clause = "joker_reuse.set_needs_both_missing_naturals" if meld.jokers == 1 else "joker_reuse.set_two_jokers_release_one"
+    clause = JOKER_REUSE_SET_NEEDS_BOTH_MISSING_NATURALS if meld.jokers == 1 else JOKER_REUSE_SET_TWO_JOKERS_RELEASE_ONE
     needed = rules.max - size + 1
     if len(naturals) != needed:
         raise Illegal(clause, f"the joker is released only by adding {needed} naturals that fill the set "
@@ -515,7 +529,7 @@ def _set_releasing_one_joker(meld: Meld, naturals: Sequence[Card]) -> Meld:
 def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     """One natural of the set's rank, of a suit the set lacks, takes a joker's place."""
     size = len(meld.slots)
-    clause = clause_for(variant, "set_exchange_full" if size >= variant.rules.melds.set.max else "set_exchange_open")
+    clause = (REFEREE_FULL_SET_JOKER_ONE_NATURAL if size >= variant.rules.melds.set.max else JOKER_REUSE_SET_SINGLE_NATURAL_NORTH_AMERICAN)
     if len(naturals) != 1:
         raise Illegal(clause, f"a set's joker is exchanged for exactly one natural card; {len(naturals)} offered")
     natural = naturals[0]
@@ -536,7 +550,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
     state = replace(state.with_player(player.id, hand=hand), discard=(action.card,) + state.discard)
     if not hand:
         if player.barred:
-            raise Illegal("warning.announce_one_to_three_cards",
+            raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                           "a player who did not announce their last cards may not go out on this turn")
         return _hand_won(variant, state, player.id, events)
     state = state.with_player(player.id, barred=False)
@@ -575,10 +589,10 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event
 def _announce(variant: Variant, state: State, action: Announce, actor: str, events: list[ev.Event]) -> State:
     owed = state.announcement
     if owed is None or owed.player != actor:
-        raise Illegal("warning.announce_one_to_three_cards",
+        raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                       f"{actor} owes no announcement now: it follows a discard that leaves "
                       f"1 to {variant.rules.warning.announce_at_most} cards")
     if action.count != owed.count:
-        raise Illegal("warning.announce_one_to_three_cards", f"{actor} holds {owed.count} cards, not {action.count}")
+        raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS, f"{actor} holds {owed.count} cards, not {action.count}")
     events.append(ev.Announced(actor, owed.count))
     return replace(state, announcement=None)

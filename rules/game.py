@@ -13,8 +13,13 @@ from dataclasses import dataclass, replace
 from typing import Any, Mapping
 
 from .actions import Action, action_from_dict
+from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
+                         BUYIN_NONE_NORTH_AMERICA, DEALER_ROTATION_LEFT,
+                         ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, ELIMINATION_OVER_150,
+                         PLAYERS_COUNT_TWO_TO_FIVE, STAKES_AGREED_IN_ADVANCE, STAKES_INITIAL_STAKE_TO_POOL,
+                         STAKES_LEDGER_BALANCES, TURN_DRAW_MELD_DISCARD)
 from .deal import deal
-from .engine import Illegal, Verdict, Violation, adjudicate, clause_for
+from .engine import Illegal, Verdict, Violation, adjudicate
 from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .settlement import carried, game_settlement
@@ -156,7 +161,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     lo, hi = variant.rules.players.min, variant.rules.players.max
     if not lo <= len(players) <= hi:
         problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
-                                            f"({variant.cite('players.count.two_to_five')})"))
+                                            f"({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})"))
     if problems:
         raise MalformedInput(problems)
     agreed = resolve_stakes(variant, stakes)
@@ -332,14 +337,14 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
     elif game.player(game.dealer).out and game.phase != "over":
         problems.append(Problem("/dealer", "an eliminated player does not deal"))
     if sum(p.payments for p in game.players) != 0:
-        problems.append(Problem("/players", "the payments account does not balance: it must sum to 0 (stakes.ledger_balances)"))
+        problems.append(Problem("/players", f"the payments account does not balance: it must sum to 0 ({STAKES_LEDGER_BALANCES})"))
     if game.phase != "over" and game.pool != sum(p.paid_to_pool for p in game.players):
-        problems.append(Problem("/pool", "the pool must equal the initial stakes and buy-ins paid in (stakes.initial_stake_to_pool)"))
+        problems.append(Problem("/pool", f"the pool must equal the initial stakes and buy-ins paid in ({STAKES_INITIAL_STAKE_TO_POOL})"))
     initial = game.stake("initial") if game.stakes else 0
     for i, p in enumerate(game.players):
         if p.paid_to_pool < initial:
             problems.append(Problem(pointer("players", i, "paid_to_pool"),
-                                    f"{p.id} has not paid the initial stake of {initial} (stakes.initial_stake_to_pool)"))
+                                    f"{p.id} has not paid the initial stake of {initial} ({STAKES_INITIAL_STAKE_TO_POOL})"))
         if not _buy_in_left(variant, p.buy_ins - 1):
             problems.append(Problem(pointer("players", i, "buy_ins"), "more buy-ins than the variant allows"))
         if limit is not None and not p.out and p.score > limit and not (game.phase == "buy_in" and p.id in game.buy_in_queue):
@@ -408,7 +413,7 @@ def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
         if stakes_override is not None and not isinstance(stakes_override, Mapping):
             raise MalformedInput(Problem("/rules/stakes", "stakes are an object of call_up, kalookie, initial, buy_in"))
         if stakes_override is not None and dict(stakes_override) != {k: v for k, v in game.stakes if k in stakes_override}:
-            raise Illegal("stakes.agreed_in_advance", "the stakes were agreed when the game started and cannot change")
+            raise Illegal(STAKES_AGREED_IN_ADVANCE, "the stakes were agreed when the game started and cannot change")
         if isinstance(action, dict):
             new = apply_game_action(variant, game, action, events)
             hand = new.hand
@@ -429,11 +434,11 @@ class _HandIllegal(Exception):
 
 def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.Event]) -> tuple[Game, State]:
     if game.phase == "over":
-        raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won")
+        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won")
     if game.phase == "buy_in":
-        raise Illegal("buyin.decision_order", f"{game.buy_in_queue[0]} must first decide whether to buy in")
+        raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
     if game.phase == "between" or game.hand is None:
-        raise Illegal("dealer.rotation_left", "the hand is over: the next hand must be dealt first (next_hand)")
+        raise Illegal(DEALER_ROTATION_LEFT, "the hand is over: the next hand must be dealt first (next_hand)")
     hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
     verdict = adjudicate(hand_variant, game.hand, action)
     if not verdict.legal:
@@ -524,11 +529,11 @@ def apply_game_action(variant: Variant, game: Game, action: dict, events: list[e
     kind = action["type"]
     if kind == "next_hand":
         if game.phase == "over":
-            raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won")
+            raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won")
         if game.phase == "buy_in":
-            raise Illegal("buyin.decision_order", f"{game.buy_in_queue[0]} must first decide whether to buy in")
+            raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
         if game.phase == "hand":
-            raise Illegal("turn.draw_meld_discard", "the current hand is still being played")
+            raise Illegal(TURN_DRAW_MELD_DISCARD, "the current hand is still being played")
         new, dealt = _deal_next(variant, game, seed_text(action["seed"]))
         events.extend(dealt)
         return new
@@ -536,18 +541,18 @@ def apply_game_action(variant: Variant, game: Game, action: dict, events: list[e
     if player not in [p.id for p in game.players]:
         raise MalformedInput(Problem("/player", f"{player!r} is not a player in the game"))
     if game.phase == "over":
-        raise Illegal("elimination.game_over_at_one_survivor", f"the game is over: {game.winner} has won, no buy-ins")
+        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won, no buy-ins")
     if variant.rules.game.limit is None:
-        raise Illegal(clause_for(variant, "no_buy_in"), "this game has no elimination, no pool and no buying in")
+        raise Illegal(BUYIN_NONE_NORTH_AMERICA, "this game has no elimination, no pool and no buying in")
     if game.phase != "buy_in" or player not in game.buy_in_queue:
         p = game.player(player)
         if p.score <= variant.rules.game.limit and not p.out:
-            raise Illegal(clause_for(variant, "elimination_limit"), f"{player} is within the limit and has nothing to buy back")
+            raise Illegal(ELIMINATION_OVER_150, f"{player} is within the limit and has nothing to buy back")
         if not _buy_in_left(variant, p.buy_ins):
-            raise Illegal("buyin.max_two_per_game", f"{player} has used every buy-in allowed")
-        raise Illegal("buyin.needs_two_survivors", f"no buy-in is on offer to {player} now")
+            raise Illegal(BUYIN_MAX_TWO_PER_GAME, f"{player} has used every buy-in allowed")
+        raise Illegal(BUYIN_NEEDS_TWO_SURVIVORS, f"no buy-in is on offer to {player} now")
     if game.buy_in_queue[0] != player:
-        raise Illegal("buyin.decision_order", f"{game.buy_in_queue[0]} decides before {player}")
+        raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} decides before {player}")
     p = game.player(player)
     rest = game.buy_in_queue[1:]
     row = dict(game.sheet[-1]) if game.sheet else {"buy_ins": {}}

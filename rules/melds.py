@@ -16,13 +16,18 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence, TypedDict
 
 from .cards import JOKER, SUITS, Card, CardError, parse_card, parse_rank, rank_code
-from .clauses import CITE
+from .clause_ids import (BUILD_RUN_EXTEND_AT_ENDS, BUILD_SET_TO_FOUR_CARDS,
+                         JOKER_DECLARE_NATURAL_PLUS_TWO_JOKERS, JOKER_DECLARE_RUN_END_JOKER,
+                         JOKER_SET_JOKER_SUIT_UNDECLARED, JOKER_WILD_FOR_ANY_CARD, MELD_RUN_ACE_HIGH_ONLY,
+                         MELD_RUN_ACE_HIGH_OR_LOW_NOT_BOTH, MELD_RUN_THREE_PLUS_SAME_SUIT,
+                         MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET,
+                         MELD_SET_THREE_OR_FOUR_DISTINCT_SUITS)
 from .variant import Variant
 
 _DECL = re.compile(r"^JK\(=([^)]*)\)$")
 
-ACE_CLAUSE = {"high": "meld.run.ace_high_only", "low": "meld.run.ace_high_only",
-              "high_or_low": "meld.run.ace_high_or_low_not_both"}
+ACE_CLAUSE = {"high": MELD_RUN_ACE_HIGH_ONLY, "low": MELD_RUN_ACE_HIGH_ONLY,
+              "high_or_low": MELD_RUN_ACE_HIGH_OR_LOW_NOT_BOTH}
 
 
 @dataclass(frozen=True)
@@ -169,14 +174,14 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     rules = variant.rules.melds.set
     naturals = [t.card for t in tokens if not t.card.is_joker]
     jokers = [t for t in tokens if t.card.is_joker]
-    clause = "meld.set.three_or_four_distinct_suits"
+    clause = MELD_SET_THREE_OR_FOUR_DISTINCT_SUITS
     if not naturals:
         if rules.all_jokers and rules.min <= len(tokens) <= rules.max and not any(j.rank for j in jokers):
             return [Meld("set", tuple(Slot(JOKER, 0, "") for _ in jokers))], None
         if rules.all_jokers:
-            return [], Failure(CITE["all_joker_set"],
+            return [], Failure(MELD_SET_SCARNE_ALL_JOKER_SET,
                                f"a set of jokers alone has {rules.min} to {rules.max} undeclared jokers")
-        return [], Failure("joker.wild_for_any_card", "a set needs at least one natural card to fix its rank")
+        return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a set needs at least one natural card to fix its rank")
     ranks = {c.rank for c in naturals}
     if len(ranks) > 1:
         return [], Failure(clause, "the natural cards of a set must all be of one rank")
@@ -188,14 +193,14 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         if not rules.identical_triples:
             return [], Failure(clause, "a set may not hold two cards of the same suit")
         if not identical:
-            return [], Failure(CITE["identical_set"],
+            return [], Failure(MELD_SET_GRIFFIN_IDENTICAL_TRIPLE,
                                "a set repeats no suit unless it is three identical cards (jokers may stand in)")
     for j in jokers:
         if j.suit:
-            return [], Failure("joker.set_joker_suit_undeclared",
+            return [], Failure(JOKER_SET_JOKER_SUIT_UNDECLARED,
                                f"a joker in a set stands for a rank, not a card: write JK(={rank_code(j.rank)})")
         if j.rank and j.rank != rank:
-            return [], Failure("joker.wild_for_any_card",
+            return [], Failure(JOKER_WILD_FOR_ANY_CARD,
                                f"a joker declared as {rank_code(j.rank)} cannot stand in a set of {rank_code(rank)}")
     slots = [Slot(c, rank, c.suit) for c in naturals] + [Slot(JOKER, rank, "") for _ in jokers]
     return [Meld("set", tuple(sorted(slots, key=set_order)))], None
@@ -220,12 +225,12 @@ def _run_windows(naturals: list[Card], n: int, line: tuple[int, int]) -> list[in
 
 def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld], Failure | None]:
     rules = variant.rules.melds.run
-    clause = "meld.run.three_plus_same_suit"
+    clause = MELD_RUN_THREE_PLUS_SAME_SUIT
     naturals = [t.card for t in tokens if not t.card.is_joker]
     jokers = [t for t in tokens if t.card.is_joker]
     n = len(tokens)
     if not naturals:
-        return [], Failure("joker.wild_for_any_card", "a run needs at least one natural card to fix its suit")
+        return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a run needs at least one natural card to fix its suit")
     suits = {c.suit for c in naturals}
     if len(suits) > 1:
         return [], Failure(clause, "all the cards of a run must be of one suit")
@@ -236,11 +241,37 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         return [], Failure(clause, "a run cannot hold the same card twice")
     for j in jokers:
         if j.rank and not j.suit:
-            return [], Failure("joker.declare_run_end_joker",
+            return [], Failure(JOKER_DECLARE_RUN_END_JOKER,
                                "a joker in a run stands for an exact card: declare it with its suit, e.g. JK(=9H)")
+    readings, any_window = _read_run(naturals, jokers, suit, n, run_lines(variant))
+    if readings:
+        return list(readings.values()), None
+    if not any_window:
+        # Would the cards make a run if the ace stood elsewhere (low, high, or round the corner)?
+        ace_clause = ACE_CLAUSE[rules.ace]
+        if any(c.rank == 14 for c in naturals) or any(j.rank == 14 for j in jokers):
+            for line in [(1, 13), (2, 14)]:
+                if _run_windows(naturals, n, line):
+                    return [], Failure(ace_clause, "the ace cannot stand at that end of a run in this variant")
+            ranks = sorted(c.rank for c in naturals)
+            wrapped = sorted(r if r > 7 else r + 13 for r in ranks)
+            if wrapped[-1] - wrapped[0] < n:
+                return [], Failure(ace_clause, "a run cannot turn the corner from king through ace to two")
+        return [], Failure(clause, "the cards are not consecutive, even with the jokers filling gaps")
+    # a joker declared as an ace where the variant lets no ace stand (JK(=AC)-2C-3C with aces high)
+    elsewhere = [line for line in ((2, 14), (1, 13)) if line not in run_lines(variant)]
+    if any(j.rank == 14 for j in jokers) and _read_run(naturals, jokers, suit, n, elsewhere)[0]:
+        return [], Failure(ACE_CLAUSE[rules.ace], "the ace cannot stand at that end of a run in this variant")
+    return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for a card this run needs")
+
+
+def _read_run(naturals: list[Card], jokers: list[Token], suit: str, n: int,
+              lines: list[tuple[int, int]]) -> tuple[dict[tuple[str, ...], Meld], bool]:
+    """The readings of a run of ``n`` cards on the rank ranges ``lines``, and whether the naturals
+    fit any window of ``n`` there at all."""
     readings: dict[tuple[str, ...], Meld] = {}
     any_window = False
-    for line in run_lines(variant):
+    for line in lines:
         for start in _run_windows(naturals, n, line):
             any_window = True
             nat_ranks = {_map_rank(c.rank, line) for c in naturals}
@@ -262,21 +293,7 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
                 slots.append(Slot(card, r, suit))
             meld = Meld("run", tuple(slots))
             readings[tuple(meld.codes)] = meld
-    if readings:
-        return list(readings.values()), None
-    if not any_window:
-        # Would the cards make a run if the ace stood elsewhere (low, high, or round the corner)?
-        ace_clause = ACE_CLAUSE[rules.ace]
-        if any(c.rank == 14 for c in naturals) or any(j.rank == 14 for j in jokers):
-            for line in [(1, 13), (2, 14)]:
-                if _run_windows(naturals, n, line):
-                    return [], Failure(ace_clause, "the ace cannot stand at that end of a run in this variant")
-            ranks = sorted(c.rank for c in naturals)
-            wrapped = sorted(r if r > 7 else r + 13 for r in ranks)
-            if wrapped[-1] - wrapped[0] < n:
-                return [], Failure(ace_clause, "a run cannot turn the corner from king through ace to two")
-        return [], Failure(clause, "the cards are not consecutive, even with the jokers filling gaps")
-    return [], Failure("joker.wild_for_any_card", "a declared joker does not stand for a card this run needs")
+    return readings, any_window
 
 
 def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None) -> tuple[list[Meld], Failure | None]:
@@ -313,7 +330,7 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
         return failure
     if (variant.rules.melds.run.joker_declaration == "always" and any(m.kind == "run" for m in found)
             and any(t.card.is_joker and not t.declared for t in tokens)):
-        return Failure("joker.declare_run_end_joker",
+        return Failure(JOKER_DECLARE_RUN_END_JOKER,
                        "every joker laid in a run must be declared as its card, e.g. JK(=9H)",
                        ambiguous=len(found) > 1, readings=tuple(m.to_dict() for m in found))
     if len(found) == 1:
@@ -323,10 +340,10 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
     one_natural_two_jokers = len(tokens) == 3 and sum(1 for t in tokens if t.card.is_joker) == 2
     if len(kinds) > 1 or one_natural_two_jokers:
         # a natural with two jokers must be declared as a set or as a run with both jokers' cards
-        return Failure("joker.declare_natural_plus_two_jokers",
+        return Failure(JOKER_DECLARE_NATURAL_PLUS_TWO_JOKERS,
                        "the cards can be read as a set or as a run: declare the kind (and, for a run, each joker's card)",
                        ambiguous=True, readings=shown)
-    return Failure("joker.declare_run_end_joker",
+    return Failure(JOKER_DECLARE_RUN_END_JOKER,
                    "the jokers can stand for different cards: declare each joker's card, e.g. JK(=9H)",
                    ambiguous=True, readings=shown)
 
@@ -346,17 +363,17 @@ def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) 
     if not positions or positions[0] < lo_bound or positions[-1] > hi_bound:
         if (end == "high" and meld.high + k > 13) or (end == "low" and meld.low - k < 2):
             return Failure(ACE_CLAUSE[ace], f"the run cannot be extended {k} card(s) past its {end} end in this variant")
-        return Failure("build.run_extend_at_ends", f"the run cannot be extended {k} card(s) at its {end} end")
+        return Failure(BUILD_RUN_EXTEND_AT_ENDS, f"the run cannot be extended {k} card(s) at its {end} end")
     free = list(positions)
     placed: dict[int, Card] = {}
     for t in tokens:
         if t.card.is_joker:
             continue
         if t.card.suit != meld.suit:
-            return Failure("build.run_extend_at_ends", f"{t.card.code} is not of the run's suit")
+            return Failure(BUILD_RUN_EXTEND_AT_ENDS, f"{t.card.code} is not of the run's suit")
         r = 1 if (t.card.rank == 14 and positions[0] <= 1) else t.card.rank
         if r not in free:
-            return Failure("build.run_extend_at_ends",
+            return Failure(BUILD_RUN_EXTEND_AT_ENDS,
                            f"{t.card.code} is not the next card at the {end} end of the run")
         free.remove(r)
         placed[r] = t.card
@@ -365,7 +382,7 @@ def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) 
             continue
         r = 1 if (t.rank == 14 and positions[0] <= 1) else t.rank
         if t.suit != meld.suit or r not in free:
-            return Failure("joker.wild_for_any_card", "a declared joker does not stand for the card this end needs")
+            return Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for the card this end needs")
         free.remove(r)
     slots = [Slot(placed.get(r, JOKER), r, meld.suit) for r in positions]
     new = slots + list(meld.slots) if end == "low" else list(meld.slots) + slots
@@ -374,24 +391,24 @@ def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) 
 
 def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | Failure:
     rules = variant.rules.melds.set
-    clause = "build.set_to_four_cards"
+    clause = BUILD_SET_TO_FOUR_CARDS
     if len(meld.slots) + len(tokens) > rules.max:
         return Failure(clause, f"a set holds at most {rules.max} cards")
     slots = list(meld.slots)
     if meld.rank == 0 and any(not t.card.is_joker or t.rank for t in tokens):
-        return Failure(CITE["all_joker_set"], "a set made of jokers alone takes only more jokers")
+        return Failure(MELD_SET_SCARNE_ALL_JOKER_SET, "a set made of jokers alone takes only more jokers")
     for t in tokens:
         if t.card.is_joker:
             if t.suit or (t.rank and t.rank != meld.rank):
-                return Failure("joker.wild_for_any_card", "a joker added to a set stands for the set's rank")
+                return Failure(JOKER_WILD_FOR_ANY_CARD, "a joker added to a set stands for the set's rank")
             slots.append(Slot(JOKER, meld.rank, ""))
             continue
         if t.card.rank != meld.rank:
             return Failure(clause, f"{t.card.code} is not of the set's rank")
         if is_identical(meld):
-            return Failure(CITE["identical_set"], "a set of three identical cards is complete")
+            return Failure(MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, "a set of three identical cards is complete")
         if rules.distinct_suits and any(s.card.suit == t.card.suit for s in slots if not s.is_joker):
-            return Failure("joker.set_joker_suit_undeclared" if meld.jokers else clause,
+            return Failure(JOKER_SET_JOKER_SUIT_UNDECLARED if meld.jokers else clause,
                            f"the set already holds a {rank_code(meld.rank)} of that suit")
         slots.append(Slot(t.card, meld.rank, t.card.suit))
     return Meld("set", tuple(sorted(slots, key=set_order)))

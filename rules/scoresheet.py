@@ -18,13 +18,15 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from .cards import CardError, parse_card
+from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR,
+                         ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER)
 from .clauses import citation
 from .engine import Illegal
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .game import Game, GamePlayer, apply_game_action, resolve_stakes, settle_hand
 from .params import ScoringModel, Stakes
-from .settlement import (PAYMENTS_BALANCE, Impossible, Seat, Unsettled, cite, game_settlement, rule_of, settle_void,
+from .settlement import (PAYMENTS_BALANCE, Impossible, Seat, Unsettled, game_settlement, rule_of, settle_void,
                          settle_won)
 from .state import HandResult
 from .variant import Variant
@@ -131,10 +133,10 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
     citing the clause of the variant's own scoring rule."""
     at = pointer("hands", i)
     if game.phase == "over":
-        raise _Inconsistent(at, "elimination.game_over_at_one_survivor",
+        raise _Inconsistent(at, ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR,
                             f"the game ended with {game.winner} the only player within the limit; no hand follows")
     if game.phase == "buy_in":  # decisions of the previous entry were incomplete (checked there)
-        raise _Inconsistent(at, "buyin.decision_order", "buy-in decisions are still owed")
+        raise _Inconsistent(at, BUYIN_DECISION_ORDER, "buy-in decisions are still owed")
     ids = [p.id for p in game.players]
     active = [p.id for p in game.active]
     how = entry["how"]
@@ -149,16 +151,16 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         if winner not in ids:
             raise MalformedInput(Problem(at + "/winner", f"{winner!r} is not a player"))
         if winner not in active:
-            raise _Inconsistent(at + "/winner", "stakes.winner_paid_by_each_active_player",
+            raise _Inconsistent(at + "/winner", STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
                                 f"{winner} is out of the game and cannot win a hand")
         for key in ("penalties", "hands"):
             for pid in entry.get(key) or {}:
                 if pid not in active:
-                    raise _Inconsistent(at + pointer(key, pid), "stakes.winner_paid_by_each_active_player",
+                    raise _Inconsistent(at + pointer(key, pid), STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
                                         f"{pid} is out of the game and plays no more hands")
         recorded = entry.get("payments")
         if recorded is not None and sum(int(v) for v in recorded.values()) != 0:
-            raise _Inconsistent(at + "/payments", _cite(variant, PAYMENTS_BALANCE),
+            raise _Inconsistent(at + "/payments", PAYMENTS_BALANCE,
                                 f"the recorded payments sum to {sum(int(v) for v in recorded.values())}, not 0")
         stakes = dict(game.stakes)
         try:
@@ -167,7 +169,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         except Unsettled as exc:
             raise MalformedInput(Problem(at + pointer(exc.field, exc.player), exc.message)) from None
         except Impossible as exc:
-            raise _Inconsistent(at + pointer(exc.field, exc.player), _cite(variant, exc.slot), exc.message) from None
+            raise _Inconsistent(at + pointer(exc.field, exc.player), exc.slot, exc.message) from None
     _compare(variant, game, entry, result, at)
     game = replace(game, phase="hand")
     game = settle_hand(variant, game, result, events)
@@ -175,7 +177,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
     while game.phase == "buy_in":
         pid = game.buy_in_queue[0]
         if pid not in decisions:
-            raise _Inconsistent(at + "/buy_ins", "buyin.decision_order",
+            raise _Inconsistent(at + "/buy_ins", BUYIN_DECISION_ORDER,
                                 f"{pid} is over the limit and must decide whether to buy in (in order: "
                                 f"{', '.join(game.buy_in_queue)})")
         choice = decisions.pop(pid)
@@ -186,18 +188,18 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
         except Illegal as exc:
             raise _Inconsistent(at + pointer("buy_ins", pid), exc.violation.clause, exc.violation.message) from None
         except MalformedInput as exc:
-            raise _Inconsistent(at + pointer("buy_ins", pid), "buyin.decision_order", exc.problems[0].detail) from None
+            raise _Inconsistent(at + pointer("buy_ins", pid), BUYIN_DECISION_ORDER, exc.problems[0].detail) from None
     recorded_ledger = entry.get("ledger")
     if recorded_ledger is not None:
         if sum(int(v) for v in recorded_ledger.values()) != 0:
-            raise _Inconsistent(at + "/ledger", _cite(variant, PAYMENTS_BALANCE),
+            raise _Inconsistent(at + "/ledger", PAYMENTS_BALANCE,
                                 f"the recorded running payments sum to {sum(recorded_ledger.values())}, not 0")
         for pid, value in recorded_ledger.items():
             if pid not in ids:
                 raise MalformedInput(Problem(at + pointer("ledger", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).payments
             if int(value) != actual:
-                raise _Inconsistent(at + pointer("ledger", pid), _cite(variant, rule_of("payments", how, pid == winner)),
+                raise _Inconsistent(at + pointer("ledger", pid), rule_of("payments", how, pid == winner),
                                     f"{pid}'s running payments after this hand are {actual}, not {int(value)}")
     recorded_scores = entry.get("scores")
     if recorded_scores is not None:
@@ -206,15 +208,11 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
                 raise MalformedInput(Problem(at + pointer("scores", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).score
             if int(value) != actual:
-                clause = ("buyin.score_reset_to_highest_survivor" if (entry.get("buy_ins") or {}).get(pid) is True
-                          else _cite(variant, rule_of("scores", how, pid == winner)))
+                clause = (BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR if (entry.get("buy_ins") or {}).get(pid) is True
+                          else rule_of("scores", how, pid == winner))
                 raise _Inconsistent(at + pointer("scores", pid), clause,
                                     f"{pid}'s total after this hand is {actual}, not {int(value)}")
     return game
-
-
-def _cite(variant: Variant, slot: str) -> str:
-    return cite(variant.clause_map, slot)
 
 
 def _seats(game: Game, entry: Mapping) -> list[Seat]:
@@ -266,7 +264,7 @@ def _compare(variant: Variant, game: Game, entry: Mapping, result: HandResult, a
                 message = f"{pid} is credited with the cards left in the other hands, {want}, not {got}"
             else:
                 message = f"only the winner is credited with points, not {pid} with {got}"
-            raise _Inconsistent(at + pointer(figure, pid), _cite(variant, rule_of(figure, result.how, pid == result.winner)),
+            raise _Inconsistent(at + pointer(figure, pid), rule_of(figure, result.how, pid == result.winner),
                                 message)
     recorded = entry.get("payments")
     if recorded is not None:
@@ -281,7 +279,7 @@ def _compare(variant: Variant, game: Game, entry: Mapping, result: HandResult, a
                              else "neither paid nor received anything")
                     message = f"{pid} should have {moved} in this hand; the sheet has {got}"
                 raise _Inconsistent(at + pointer("payments", pid),
-                                    _cite(variant, rule_of("payments", result.how, pid == result.winner)), message)
+                                    rule_of("payments", result.how, pid == result.winner), message)
 
 def _decide(variant: Variant, game: Game, pid: str, choice: bool, at: str, events: list[ev.Event]) -> Game:
     try:

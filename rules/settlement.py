@@ -39,7 +39,8 @@ scoring clause.  A written figure the rules cannot produce (a negative penalty, 
 can cost) is ``Impossible``.
 
 Which rule a figure comes from, for a citation, is a *slot* (``rule_of``); the clause a slot cites
-is ``rules/citations.yaml``'s default unless the variant's ``clause_map`` names its own (``cite``).
+is a referee clause (``referee.settlement_*``) that each variant maps to its own statement of the rule
+(its ``clause_map``, applied by ``Variant.cite``).
 """
 from __future__ import annotations
 
@@ -48,22 +49,26 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from .cards import Card
-from .clauses import CITE
+from .clause_ids import (REFEREE_SETTLEMENT_HAND_PAYMENT, REFEREE_SETTLEMENT_HAND_PENALTY,
+                         REFEREE_SETTLEMENT_KALOOKIE_PAYMENT, REFEREE_SETTLEMENT_KALOOKIE_PENALTY,
+                         REFEREE_SETTLEMENT_PAYMENTS_BALANCE, REFEREE_SETTLEMENT_RUNNING_TOTAL,
+                         REFEREE_SETTLEMENT_VOID_PAYMENT, REFEREE_SETTLEMENT_VOID_PENALTY,
+                         REFEREE_SETTLEMENT_WINNER_POINTS)
 from .params import Rules, Scoring, ScoringModel, Stakes, Values
 from .state import HandResult
 
 Figure = Literal["penalties", "payments", "credits", "scores"]
 
-# The rules a hand's figures come from (keys of rules/citations.yaml and of a variant's clause_map).
-HAND_PENALTY = "hand_penalty"            # a loser's penalty after a call-up
-KALOOKIE_PENALTY = "kalookie_penalty"    # a loser's penalty after a kalookie
-WINNER_POINTS = "winner_points"          # the winner's points: no penalty, or the credit collected
-RUNNING_TOTAL = "running_total"          # a running total after the hand
-HAND_PAYMENT = "hand_payment"            # what a loser pays the winner after a call-up
-KALOOKIE_PAYMENT = "kalookie_payment"    # ... after a kalookie
-PAYMENTS_BALANCE = "payments_balance"    # a hand's payments add up to nothing
-VOID_PENALTY = "void_penalty"            # a void hand scores nothing
-VOID_PAYMENT = "void_payment"            # a void hand moves no stake
+# The rules a hand's figures come from: referee clauses each variant maps to its own statement.
+HAND_PENALTY = REFEREE_SETTLEMENT_HAND_PENALTY          # a loser's penalty after a call-up
+KALOOKIE_PENALTY = REFEREE_SETTLEMENT_KALOOKIE_PENALTY  # a loser's penalty after a kalookie
+WINNER_POINTS = REFEREE_SETTLEMENT_WINNER_POINTS        # the winner's points: no penalty, or the credit collected
+RUNNING_TOTAL = REFEREE_SETTLEMENT_RUNNING_TOTAL        # a running total after the hand
+HAND_PAYMENT = REFEREE_SETTLEMENT_HAND_PAYMENT          # what a loser pays the winner after a call-up
+KALOOKIE_PAYMENT = REFEREE_SETTLEMENT_KALOOKIE_PAYMENT  # ... after a kalookie
+PAYMENTS_BALANCE = REFEREE_SETTLEMENT_PAYMENTS_BALANCE  # a hand's payments add up to nothing
+VOID_PENALTY = REFEREE_SETTLEMENT_VOID_PENALTY          # a void hand scores nothing
+VOID_PAYMENT = REFEREE_SETTLEMENT_VOID_PAYMENT          # a void hand moves no stake
 SLOTS = (HAND_PENALTY, KALOOKIE_PENALTY, WINNER_POINTS, RUNNING_TOTAL, HAND_PAYMENT, KALOOKIE_PAYMENT,
          PAYMENTS_BALANCE, VOID_PENALTY, VOID_PAYMENT)
 
@@ -274,12 +279,6 @@ def rule_of(figure: Figure, how: str, is_winner: bool) -> str:
     if is_winner:
         return WINNER_POINTS
     return KALOOKIE_PENALTY if how == "kalookie" else HAND_PENALTY
-
-
-def cite(clause_map: Mapping[str, str], slot: str) -> str:
-    """The clause ``slot`` cites in a variant with ``clause_map`` (rules/citations.yaml's default
-    unless the variant names its own statement of the rule)."""
-    return clause_map.get(slot, CITE[slot])
 
 
 # -- the game's accounts ------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import Any
 
 from .cards import CANONICAL, JOKER, JOKER_CODE, Card, canonical, known_cards, pack, pack_cards, parse_card
+from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import ImpossibleState, Problem, pointer
 from .melds import Meld, parse_token, readings
 from .variant import Variant
@@ -246,7 +247,7 @@ def _table_meld(data: Mapping[str, Any], at: int, variant: Variant, problems: li
     kind = data["kind"]
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
-        problems.append(Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({failure.clause})"))
+        problems.append(Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})"))
         return None
     if len(found) != 1:
         problems.append(Problem(pointer("melds", at, "cards"),
@@ -311,7 +312,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     ids = [p.id for p in state.players]
     lo, hi = variant.rules.players.min, variant.rules.players.max
     if not lo <= len(ids) <= hi:
-        bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite('players.count.two_to_five')})", "players")
+        bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})", "players")
     seen = set()
     for i, pid in enumerate(ids):
         if pid in seen:

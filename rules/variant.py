@@ -19,6 +19,7 @@ import jsonschema
 import orjson
 import yaml
 
+from .clauses import registry
 from .errors import InvalidRules, Problem, UnknownVariant, pointer
 from .params import RULES_SCHEMA, Rules, load_rules
 
@@ -120,9 +121,27 @@ class Variant:
         return self.rules.deal.cards_for(players)
 
     def cite(self, clause: str) -> str:
-        """The clause this variant cites for a rule the engine names ``clause`` (its ``clause_map``
-        may name the variant's own statement of the same rule)."""
-        return self.clause_map.get(clause, clause)
+        """The clause this variant cites for a rule the engine names ``clause`` (by its constant in
+        ``rules.clause_ids``): the variant's own statement of the same rule where its ``clause_map``
+        names one.  The one place the map is applied: every violation (a verdict, a game verdict, a
+        score sheet's inconsistency, a meld check) is built with the clause this returns.
+
+        A clause whose statement fixes a parameter's value (its registry ``parameter``: 40 for
+        ``/opening/minimum``) does not hold at a table whose house rule sets another value: the
+        verdict then cites the clause's ``otherwise``, the referee's statement of the rule in terms
+        of the parameter, and the message gives the table's number."""
+        cited = self.clause_map.get(clause, clause)
+        fixed = registry().get(cited, {}).get("parameter")
+        if fixed is not None and self.parameter(fixed["pointer"]) != fixed["value"]:
+            return str(fixed["otherwise"])
+        return cited
+
+    def parameter(self, pointer: str) -> Any:
+        """The value of one parameter, by its JSON pointer into ``parameters`` (``/opening/minimum``)."""
+        value: Any = self.params
+        for token in pointer.lstrip("/").split("/"):
+            value = value[token.replace("~1", "/").replace("~0", "~")]
+        return value
 
     @property
     def pack_size(self) -> int:

@@ -198,4 +198,39 @@ def test_engine_never_branches_on_a_variant_name():
     root = Path(__file__).resolve().parent.parent
     for folder in ("rules", "api"):
         for path in (root / folder).glob("*.py"):
+            if path.name == "clause_ids.py":  # generated from the registry: data naming every clause
+                continue
             assert "british" not in path.read_text().lower(), path
+
+
+RELEASED = {  # P1 has opened and can free the joker of P2's run 5H-joker-7H with the 6H
+    "players": [{"id": "P1", "hand": ["6H", "10C", "10H", "10D", "3S", "4S", "KD", "2C", "8S"], "opened": True},
+                {"id": "P2", "hand": ["2C", "5S", "7S", "JS"], "opened": True},
+                {"id": "P3", "hand": ["2D", "3D", "4D", "6D", "8D", "QD", "2S", "6S", "QS", "KS", "3C", "5C", "AD"]},
+                {"id": "P4", "hand": ["4C", "6C", "8C", "QC", "KC", "2H", "3H", "4H", "8H", "QH", "KH", "JC", "JD"]}],
+    "melds": [{"id": "m1", "owner": "P2", "kind": "run", "cards": ["5H", "JK(=6H)", "7H"]},
+              {"id": "m2", "owner": "P2", "kind": "set", "cards": ["10S", "10D", "JK(=10)"]}],
+    "dealer": "P4", "to_act": "P1", "phase": "play", "turn": {"drawn": "2C", "source": "stock"}, "discard": ["9D"],
+}
+FREE = {"type": "swap_joker", "meld": "m1", "naturals": ["6H"]}
+
+
+@pytest.mark.parametrize("variant_id, goes", [("kalooki_co_uk", "a new meld"), ("british", "a new meld or a build")])
+@pytest.mark.parametrize("then", [{"type": "discard", "card": "2C"}, {"type": "build", "meld": "m2", "cards": ["10H"]}])
+def test_the_pending_joker_refusal_says_where_the_variant_lets_it_go(variant_id, goes, then):
+    variant, state = make_state(RELEASED, variant_id)
+    verdict = play(variant, state, {"type": "turn", "actions": [FREE, then]})
+    assert not verdict.legal and verdict.violations[0].step == 1
+    message = verdict.violations[0].message
+    assert f"in {goes}" in message or f"into {goes}" in message, message
+    assert ("build" in message) == (variant.rules.joker_reuse.released_into == "meld_or_build"), message
+
+
+def test_a_joker_that_cannot_be_placed_is_refused_in_the_variants_words():
+    setup = {**RELEASED, "players": [{**RELEASED["players"][0], "hand": ["6H", "KD", "2C", "8S", "4H"]},
+                                     *RELEASED["players"][1:]]}
+    variant, state = make_state(setup, "kalooki_co_uk")
+    verdict = play(variant, state, FREE)
+    assert not verdict.legal
+    assert verdict.violations[0].clause == "joker_reuse.uk_into_new_set_only"
+    assert "a new meld with it" in verdict.violations[0].message and "build" not in verdict.violations[0].message
