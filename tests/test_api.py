@@ -503,9 +503,15 @@ def test_the_fast_validator_agrees_with_the_full_one_on_every_vector_request():
     from vectors.suite import load_vectors
     components = {"adjudicate": "AdjudicateRequest", "deal": "DealRequest", "melds/check": "MeldCheckRequest",
                   "games": "GameStartRequest", "scoresheet": "ScoreSheetRequest"}
+    seen = set()
     for v in load_vectors():
         body = v.data["request"]
         component = components[v.endpoint]
+        # inherited vectors repeat their parent's request under another variant id: check each once
+        key = (component, json.dumps({k: x for k, x in body.items() if k != "variant"}, sort_keys=True))
+        if key in seen:
+            continue
+        seen.add(key)
         assert openapi.is_valid(component, body) == _full_validator_accepts(component, body), v.id
         broken = {**body, "unexpected": True}
         assert not openapi.is_valid(component, broken) and not _full_validator_accepts(component, broken)

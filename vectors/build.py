@@ -11,6 +11,8 @@ fails if any is out of date.
 from __future__ import annotations
 
 import argparse
+import copy
+import functools
 import json
 import sys
 from collections import Counter
@@ -132,6 +134,20 @@ def _canonical_expected(expected: dict) -> dict:
     return out
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML has it
+
+
+def _source(path: Path) -> dict:
+    """A source file, parsed once per build (inherited topics read their parent's files again and
+    again), as a fresh copy the caller may change."""
+    return copy.deepcopy(_parsed(path, path.stat().st_mtime_ns))
+
+
+@functools.lru_cache(maxsize=512)
+def _parsed(path: Path, mtime: int) -> dict:
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 (a safe loader)
+
+
 def _inherited(data: dict) -> list[dict]:
     """The parent's source vectors that hold for this variant too: every clause they cite (and every
     violation they expect) governs this variant, and they are not excluded by name (each exclusion
@@ -142,7 +158,7 @@ def _inherited(data: dict) -> list[dict]:
     excluded = {e["id"]: e["reason"] for e in spec.get("exclude", [])}
     out = []
     for path in sorted((SRC / spec["from"]).glob("*.yaml")):
-        parent = yaml.safe_load(path.read_text(encoding="utf-8"))
+        parent = _source(path)
         if "inherit" in parent:
             continue
         for src in parent["vectors"]:
@@ -154,14 +170,14 @@ def _inherited(data: dict) -> list[dict]:
                         "variant": data["variant"],
                         "description": src["description"] + f" (Inherited from {src['id']}.)"})
     unknown = set(excluded) - {v["id"] for p in (SRC / spec["from"]).glob("*.yaml")
-                               for v in (yaml.safe_load(p.read_text(encoding="utf-8")).get("vectors") or [])}
+                               for v in (_source(p).get("vectors") or [])}
     if unknown:
         raise BuildError(f"{data['variant']}: exclusions name no vector: {sorted(unknown)}")
     return out
 
 
 def build_file(path: Path) -> dict:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = _source(path)
     variant_id, topic = data["variant"], data["topic"]
     vectors = []
     sources = _inherited(data) if "inherit" in data else data["vectors"]
