@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -80,7 +80,7 @@ class Announce:
 
 @dataclass(frozen=True)
 class TurnAction:
-    actions: tuple
+    actions: tuple[Action, ...]
     player: str | None = None
     type = "turn"
 
@@ -123,7 +123,7 @@ def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
     return TurnAction(tuple(action_from_dict(step) for step in data["actions"]), who)
 
 
-_DECODERS = {
+_DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
     "draw": _draw,
     "meld": _meld_action,
     "build": _build,
@@ -137,7 +137,7 @@ _DECODERS = {
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
     """The action of a wire object that matches openapi.yaml's ``Action``."""
-    return _DECODERS[data["type"]](data, data.get("player"))  # type: ignore[no-any-return]
+    return _DECODERS[data["type"]](data, data.get("player"))
 
 
 # -- the wire form, written ------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
 # number, an array (a ``tuple``) or an object (an ``_Object`` of (name, value) pairs).  From it come
 # the wire dict (``action_to_dict``) and the canonical order of actions (``order_key``).
 
-class _Object(tuple):
+class _Object(tuple[tuple[str, Any], ...]):
     """An object of the wire form: its (name, value) pairs."""
 
 
@@ -188,9 +188,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def action_to_dict(action: Action) -> dict:
+def action_to_dict(action: Action) -> dict[str, Any]:
     """The wire form of ``action`` (what ``action_from_dict`` reads back as the same action)."""
-    return _plain(_fields(action))
+    wire: dict[str, Any] = _plain(_fields(action))
+    return wire
 
 
 _MORE, _END = 0, 1
@@ -211,13 +212,14 @@ def _order(value: Any) -> Any:
     return str(value)  # a count: followed by ',' in every action that has one
 
 
-def _name(pair: tuple) -> str:
+def _name(pair: tuple[str, Any]) -> str:
     return pair[0]
 
 
-def order_key(action: Action) -> tuple:
+def order_key(action: Action) -> tuple[Any, ...]:
     """The canonical order of actions, computed from the typed value: the order of their wire forms
     written as JSON with sorted keys (``json.dumps(action_to_dict(a), sort_keys=True)``), which is
     how the referee has always listed them.  Two actions have the same key exactly when they have
     the same wire form."""
-    return _order(_fields(action))
+    key: tuple[Any, ...] = _order(_fields(action))
+    return key

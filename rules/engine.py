@@ -28,11 +28,11 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
 from .clauses import citation
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
-from .melds import (ACE_CLAUSE, Failure, Meld, Slot, Token, extend_run, extend_set, is_identical,
+from .melds import (ACE_CLAUSE, Failure, Meld, MeldDict, Slot, Token, extend_run, extend_set, is_identical,
                     meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
-from .state import Announcement, HandResult, Phase, State, TableMeld, Turn, replace
+from .state import Announcement, HandResult, Phase, Source, State, TableMeld, Turn, replace
 from .variant import Variant
 
 
@@ -42,10 +42,10 @@ class Violation:
     message: str
     step: int | None = None
     ambiguous: bool = False
-    readings: tuple = ()
-    documents: tuple = ()  # the variant's source documents, to cite only their sections
+    readings: tuple[MeldDict, ...] = ()
+    documents: tuple[str, ...] = ()  # the variant's source documents, to cite only their sections
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"clause": self.clause, "message": self.message,
                                **citation(self.clause, self.documents)}
         if self.step is not None:
@@ -67,7 +67,7 @@ class Verdict:
     def result(self) -> HandResult | None:
         return self.state.result if self.legal else None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "legal": self.legal,
             "violations": [v.to_dict() for v in self.violations],
@@ -78,7 +78,7 @@ class Verdict:
 
 
 class Illegal(Exception):
-    def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple = ()):
+    def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple[MeldDict, ...] = ()):
         super().__init__(message)
         self.violation = Violation(clause, message, None, ambiguous, readings)
 
@@ -290,8 +290,13 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
         card, state = top, replace(state, discard=state.discard[1:])
     state = state.with_player(player.id, hand=player.hand + (card,))
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
-    return replace(state, phase=Phase.PLAY, turn=Turn(drawn=card, source=action.source, must_open=must_open,
+    return replace(state, phase=Phase.PLAY, turn=Turn(drawn=card, source=_source(action.source), must_open=must_open,
                                                    must_use=must_use))
+
+
+def _source(source: str) -> Source:
+    """The turn record's source of a draw (``_draw`` reads anything but the stock as the discard pile)."""
+    return Source.STOCK if source == "stock" else Source.DISCARD
 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
@@ -302,7 +307,8 @@ def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
     return replace(state, dealer_option=False, to_act=state.left_of(state.dealer))
 
 
-def _opening_possible(variant: Variant, hand: tuple, must_include: Card | None = None, table=()) -> bool:
+def _opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card | None = None,
+                      table: Sequence[TableMeld] = ()) -> bool:
     """Whether a qualifying opening can be laid from ``hand`` (with ``must_include``): ``search.opening_possible``."""
     return search.opening_possible(variant, hand, must_include, table)
 
@@ -345,7 +351,8 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
     for i, build in enumerate(action.builds):
         before = _table_meld(state, build.meld, at + pointer("builds", i))
         state = _build(variant, state, build, events, at + pointer("builds", i))
-        laid_off += meld_value(state.meld(build.meld).meld, variant) - meld_value(before.meld, variant)
+        after = _table_meld(state, build.meld, at + pointer("builds", i))
+        laid_off += meld_value(after.meld, variant) - meld_value(before.meld, variant)
     if opening:
         counted = total + (laid_off if variant.rules.opening.counts_builds else 0)
         minimum = variant.rules.opening.minimum
@@ -379,11 +386,11 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
     if meld.kind == "run":
         if end is None:
             fits = {e: extend_run(meld, action.tokens, e, variant) for e in ("low", "high")}
-            good = [e for e, r in fits.items() if isinstance(r, Meld)]
+            good = [(e, r) for e, r in fits.items() if isinstance(r, Meld)]
             if len(good) == 2:
                 raise Illegal(JOKER_DECLARE_RUN_END_JOKER, "the cards fit either end of the run: name the end",
-                              ambiguous=True, readings=tuple(fits[e].to_dict() for e in good))
-            end = good[0] if good else "high"
+                              ambiguous=True, readings=tuple(r.to_dict() for _, r in good))
+            end = good[0][0] if good else "high"
             new = fits[end]
         else:
             new = extend_run(meld, action.tokens, end, variant)
@@ -456,11 +463,6 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Eve
             raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, "the released joker is placed by the same player")
         state = _apply(variant, state, action.place, events, at + "/place")
     return state
-
-
-def _released_joker_goes(variant: Variant) -> str:
-    """Where a released joker may go (``joker_reuse.released_into``), as a refusal says it."""
-    return "a new meld" if variant.rules.joker_reuse.released_into == "new_meld" else "a new meld or a build"
 
 
 def _joker_placeable(variant: Variant, state: State) -> bool:

@@ -10,7 +10,7 @@ settles it (penalties, payments, eliminations, buy-in offers).  ``buy_in``, ``de
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping, Required, TypedDict, cast
 
 from .actions import Action, action_from_dict
 from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
@@ -31,6 +31,33 @@ GAME_PHASES = ("hand", "buy_in", "between", "over")
 STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
 
 
+class SheetRow(TypedDict, total=False):
+    """One row of the game's sheet, as ``settle_hand`` writes it (openapi.yaml's SheetRow); a row
+    read back (``_sheet_row``) holds the fields it was sent."""
+    hand: int
+    dealer: str
+    how: str                    # call_up | kalookie | void
+    winner: str | None
+    penalties: dict[str, int]
+    payments: dict[str, int]
+    credits: dict[str, int]
+    scores: dict[str, int]
+    ledger: dict[str, int]
+    pool: int
+    buy_ins: dict[str, bool]
+    eliminated: list[str]
+    game_winner: str | None
+    settlement: dict[str, int]
+
+
+class GameAction(TypedDict, total=False):
+    """A game-level action (``game_action_from_dict``): ``next_hand`` with its ``seed``, or
+    ``buy_in`` / ``decline`` with the ``player`` deciding."""
+    type: Required[Literal["buy_in", "decline", "next_hand"]]
+    player: str
+    seed: str | int
+
+
 @dataclass(frozen=True)
 class GamePlayer:
     id: str
@@ -40,7 +67,7 @@ class GamePlayer:
     buy_ins: int = 0
     out: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "score": self.score, "payments": self.payments,
                 "paid_to_pool": self.paid_to_pool, "buy_ins": self.buy_ins, "out": self.out}
 
@@ -59,7 +86,7 @@ class Game:
     buy_in_queue: tuple[str, ...] = ()
     buy_in_score: int | None = None
     winner: str | None = None
-    sheet: tuple = ()                   # one row per hand, for the record
+    sheet: tuple[SheetRow, ...] = ()    # one row per hand, for the record
 
     def stake(self, key: str) -> int:
         return dict(self.stakes)[key]
@@ -70,7 +97,7 @@ class Game:
                 return p
         raise KeyError(pid)
 
-    def with_player(self, pid: str, **changes) -> "Game":
+    def with_player(self, pid: str, **changes: Any) -> "Game":
         return replace(self, players=tuple(replace(p, **changes) if p.id == pid else p for p in self.players))
 
     @property
@@ -86,7 +113,7 @@ class Game:
                 return cand.id
         return pid
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "players": [p.to_dict() for p in self.players], "dealer": self.dealer,
             "stakes": dict(self.stakes), "pool": self.pool, "phase": self.phase,
@@ -105,7 +132,7 @@ class GameVerdict:
     events: tuple[ev.Event, ...]
     hand: State | None = None  # the hand's state after the action, also when it ended and was settled
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         hand = self.hand if self.hand is not None else self.game.hand
         return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
                 "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
@@ -138,7 +165,7 @@ def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[
     return tuple((k, chosen[k]) for k in STAKE_KEYS)
 
 
-def seating_draw(players: list[str], seed: str, order: str = "clockwise") -> tuple[list[str], dict]:
+def seating_draw(players: list[str], seed: str, order: str = "clockwise") -> tuple[list[str], dict[str, str]]:
     """Deal one card each from ace up to the number of players (shuffled from ``seed`` with the
     purpose ``seating``): the ace holder deals first; the holders of 2, 3, ... sit from the dealer in
     the variant's direction (``game.seating_order``).  Returns the seats clockwise starting with the
@@ -153,7 +180,7 @@ def seating_draw(players: list[str], seed: str, order: str = "clockwise") -> tup
     return seats, {p: names.get(c, str(c)) for p, c in drawn.items()}
 
 
-def start_game(variant: Variant, players: list[str], seed: str | int, stakes: Any = None) -> tuple[Game, dict]:
+def start_game(variant: Variant, players: list[str], seed: str | int, stakes: Any = None) -> tuple[Game, dict[str, Any]]:
     seed = seed_text(seed)
     problems = []
     if len(set(players)) != len(players):
@@ -174,7 +201,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     return game, {**record, "events": [e.to_dict() for e in events]}
 
 
-def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[dict]]:
+def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[ev.Event]]:
     ids = [p.id for p in game.active]
     scores = {p.id: p.score for p in game.active}
     hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
@@ -190,7 +217,8 @@ GAME_KEYS = {"players", "dealer", "stakes", "pool", "phase", "hand", "hands_play
 GP_KEYS = {"id", "score", "payments", "paid_to_pool", "buy_ins", "out"}
 
 
-def _int(value, path, problems, minimum=-10**9, maximum=10**9, default=0):
+def _int(value: Any, path: tuple[str | int, ...], problems: list[Problem], minimum: int = -10**9,
+         maximum: int = 10**9, default: int = 0) -> int:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not minimum <= value <= maximum:
@@ -202,7 +230,7 @@ def _int(value, path, problems, minimum=-10**9, maximum=10**9, default=0):
 SHEET_TABLES = {"penalties": 10**9, "payments": 10**9, "credits": 10**9, "scores": 10**9, "ledger": 10**9, "settlement": 2 * 10**9}
 
 
-def _sheet_row(row: Any, i: int, problems: list[Problem]) -> dict:
+def _sheet_row(row: Any, i: int, problems: list[Problem]) -> SheetRow:
     """One row of the sheet, read field by field as ``settle_hand`` writes it (the shapes of
     openapi.yaml's SheetRow), its numbers made integers (``1E2`` is the integer 100)."""
     if not isinstance(row, Mapping):
@@ -210,7 +238,7 @@ def _sheet_row(row: Any, i: int, problems: list[Problem]) -> dict:
         return {}
     out: dict[str, Any] = {}
 
-    def number(value, path, lo, hi):
+    def number(value: Any, path: tuple[str | int, ...], lo: int, hi: int) -> int:
         if value is None or (isinstance(value, float) and not value.is_integer()):
             problems.append(Problem(pointer(*path), f"expected an integer from {lo} to {hi}"))
             return 0
@@ -246,7 +274,7 @@ def _sheet_row(row: Any, i: int, problems: list[Problem]) -> dict:
             out[k] = list(v)
         else:
             problems.append(Problem(pointer(*at), f"unknown field {k!r}"))
-    return out
+    return cast(SheetRow, out)  # each field read and checked above (the game is refused on any problem)
 
 
 def game_from_dict(data: Any, variant: Variant) -> Game:
@@ -283,7 +311,7 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
     phase = data["phase"]
     if phase not in GAME_PHASES:
         problems.append(Problem("/phase", f"expected one of {', '.join(GAME_PHASES)}"))
-    stakes = ()
+    stakes: tuple[tuple[str, int], ...] = ()
     try:
         stakes = resolve_stakes(variant, data["stakes"])
     except MalformedInput as exc:
@@ -386,7 +414,7 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
 GAME_ACTIONS = ("buy_in", "decline", "next_hand")
 
 
-def game_action_from_dict(data: Any) -> dict | Action:
+def game_action_from_dict(data: Any) -> GameAction | Action:
     """A game action (kept as a small dict) or a hand action."""
     if isinstance(data, Mapping) and data.get("type") in GAME_ACTIONS:
         kind = data["type"]
@@ -402,12 +430,12 @@ def game_action_from_dict(data: Any) -> dict | Action:
             problems.append(Problem("/player", "required: the player deciding"))
         if problems:
             raise MalformedInput(problems)
-        return dict(data)
+        return cast(GameAction, dict(data))  # its type, player and seed checked above
     return action_from_dict(data)
 
 
-def adjudicate_game(variant: Variant, game: Game, action: dict | Action,
-                    stakes_override: Mapping | None = None) -> GameVerdict:
+def adjudicate_game(variant: Variant, game: Game, action: GameAction | Action,
+                    stakes_override: Mapping[str, Any] | None = None) -> GameVerdict:
     events: list[ev.Event] = []
     try:
         if stakes_override is not None and not isinstance(stakes_override, Mapping):
@@ -446,6 +474,7 @@ def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.E
     events.extend(verdict.events)
     game = replace(game, hand=verdict.state)
     if verdict.state.phase == Phase.ENDED:
+        assert verdict.state.result is not None  # the engine ends a hand with its result
         game = settle_hand(variant, game, verdict.state.result, events)
     return game, verdict.state
 
@@ -454,14 +483,15 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[e
     """Put a finished hand on the sheet: penalties, payments, eliminations and buy-in offers."""
     limit = variant.rules.game.limit
     number = game.hands_played + 1
-    row: dict[str, Any] = {"hand": number, "dealer": game.dealer, "how": result.how, "winner": result.winner,
-                           "penalties": dict(result.penalties), "payments": dict(result.payments)}
+    row: SheetRow = {"hand": number, "dealer": game.dealer, "how": result.how, "winner": result.winner,
+                     "penalties": dict(result.penalties), "payments": dict(result.payments)}
     if result.credits is not None:
         row["credits"] = dict(result.credits)
     game = replace(game, hands_played=number, last_hand=result.how, last_winner=result.winner, hand=None)
     if result.how == "void":
-        row.update(scores={p.id: p.score for p in game.players}, ledger={p.id: p.payments for p in game.players},
-                   pool=game.pool, buy_ins={}, eliminated=[])
+        row.update({"scores": {p.id: p.score for p in game.players},
+                    "ledger": {p.id: p.payments for p in game.players},
+                    "pool": game.pool, "buy_ins": {}, "eliminated": []})
         return replace(game, phase="between", sheet=game.sheet + (row,))
     for p in game.active:
         score, payments = carried(result, p.id, p.payments)
@@ -471,7 +501,8 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[e
     survivors = [p for p in game.active if limit is None or p.score <= limit]
     eliminated: list[str] = []
     queue: list[str] = []
-    if over:
+    if over and limit is not None:  # (someone is over only where there is a limit)
+        assert result.winner is not None  # a hand that is not void has a winner
         allowed = len(survivors) >= variant.rules.game.buy_in_min_survivors
         order = _clockwise_from_left_of(game, result.winner)
         for pid in order:
@@ -484,8 +515,8 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[e
                 game = game.with_player(pid, out=True)
                 eliminated.append(pid)
                 events.append(ev.Eliminated(pid, p.score))
-    row.update(scores={p.id: p.score for p in game.players}, ledger={p.id: p.payments for p in game.players},
-               pool=game.pool, buy_ins={}, eliminated=eliminated)
+    row.update({"scores": {p.id: p.score for p in game.players}, "ledger": {p.id: p.payments for p in game.players},
+                "pool": game.pool, "buy_ins": {}, "eliminated": eliminated})
     game = replace(game, sheet=game.sheet + (row,))
     if queue:
         events.append(ev.BuyInOffered(tuple(queue)))
@@ -511,7 +542,7 @@ def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Ga
     if len(active) <= 1:
         winner = active[0].id if active else game.last_winner
         events.append(ev.GameWon(winner, game.pool))
-        row = dict(game.sheet[-1]) if game.sheet else {}
+        row: SheetRow = game.sheet[-1].copy() if game.sheet else {}
         row["game_winner"] = winner
         row["settlement"] = game_settlement(game.players, game.pool, winner)
         return replace(game, phase="over", winner=winner, buy_in_queue=(), buy_in_score=None,
@@ -524,7 +555,7 @@ def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Ga
     return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
 
 
-def apply_game_action(variant: Variant, game: Game, action: dict, events: list[ev.Event]) -> Game:
+def apply_game_action(variant: Variant, game: Game, action: GameAction, events: list[ev.Event]) -> Game:
     """Apply a game-level action (``next_hand``, ``buy_in``, ``decline``); Illegal if refused."""
     kind = action["type"]
     if kind == "next_hand":
@@ -555,16 +586,18 @@ def apply_game_action(variant: Variant, game: Game, action: dict, events: list[e
         raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} decides before {player}")
     p = game.player(player)
     rest = game.buy_in_queue[1:]
-    row = dict(game.sheet[-1]) if game.sheet else {"buy_ins": {}}
+    row: SheetRow = game.sheet[-1].copy() if game.sheet else {"buy_ins": {}}
     if kind == "buy_in":
         price = game.stake("buy_in")
-        game = game.with_player(player, score=game.buy_in_score, buy_ins=p.buy_ins + 1,
+        score = game.buy_in_score
+        assert score is not None  # the buy-in phase carries the score to rejoin at (check_game)
+        game = game.with_player(player, score=score, buy_ins=p.buy_ins + 1,
                                 paid_to_pool=p.paid_to_pool + price)
         game = replace(game, pool=game.pool + price)
-        events.append(ev.BoughtIn(player, game.buy_in_score, price))
+        events.append(ev.BoughtIn(player, score, price))
         row["buy_ins"] = {**row.get("buy_ins", {}), player: True}
         row.setdefault("scores", {})
-        row["scores"] = {**row["scores"], player: game.buy_in_score}
+        row["scores"] = {**row["scores"], player: score}
         row["pool"] = game.pool
     else:
         game = game.with_player(player, out=True)

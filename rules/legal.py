@@ -30,7 +30,7 @@ BASIC = ("announce", "pass", "draw", "discard")
 TYPE_ORDER = {"announce": 0, "pass": 1, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
 
 
-def listing_key(action: Action) -> tuple:
+def listing_key(action: Action) -> tuple[int, tuple[Any, ...]]:
     """Where ``action`` stands in a listing: by type, then by ``order_key``."""
     return TYPE_ORDER[action.type], order_key(action)
 
@@ -43,7 +43,7 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     them (whose turn it is, the phase, an owed obligation) is the same for all of them.  With a
     released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
-    unique: dict[tuple, Action] = {}
+    unique: dict[tuple[int, tuple[Any, ...]], Action] = {}
     for action in found:
         unique.setdefault(listing_key(action), action)
     ordered = [unique[k] for k in sorted(unique)]

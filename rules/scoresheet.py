@@ -78,8 +78,8 @@ def _check_shape(hands: Any) -> None:
         raise MalformedInput(problems)
 
 
-def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any = None,
-                dealer: str | None = None) -> dict:
+def score_sheet(variant: Variant, players: list[str], hands: list[Any], stakes: Any = None,
+                dealer: str | None = None) -> dict[str, Any]:
     problems = []
     if not isinstance(players, list) or len(set(players)) != len(players):
         problems.append(Problem("/players", "player ids must be unique"))
@@ -122,7 +122,7 @@ def score_sheet(variant: Variant, players: list[str], hands: list, stakes: Any =
 FIGURES = ("penalties", "payments", "credits")
 
 
-def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: list[ev.Event]) -> Game:
+def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any], events: list[ev.Event]) -> Game:
     """Settle one entry (rules/settlement.py, as every hand is settled) and compare what the sheet
     wrote down with what the rules give.  A loser's cards (``hands``) settle every figure; without
     them, the figures the variant's scoring model takes from the cards are read from the sheet (the
@@ -215,7 +215,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping, events: l
     return game
 
 
-def _seats(game: Game, entry: Mapping) -> list[Seat]:
+def _seats(game: Game, entry: Mapping[str, Any]) -> list[Seat]:
     """The players of the hand with what the entry says of them (see ``_apply_entry``)."""
     hands = entry.get("hands") or {}
     penalties = entry.get("penalties") or {}
@@ -236,7 +236,7 @@ def _seats(game: Game, entry: Mapping) -> list[Seat]:
     return seats
 
 
-def _compare(variant: Variant, game: Game, entry: Mapping, result: HandResult, at: str) -> None:
+def _compare(variant: Variant, game: Game, entry: Mapping[str, Any], result: HandResult, at: str) -> None:
     """The first figure the entry wrote down that differs from ``result``, as the inconsistency."""
     model = variant.rules.scoring.model
     given_cards = entry.get("hands") or {}

@@ -67,6 +67,11 @@ class Piece(NamedTuple):
         return not isinstance(self.what, tuple)
 
     @property
+    def kind(self) -> str | None:
+        """A new meld's kind (``set`` or ``run``); ``None`` for a lay-off."""
+        return None if isinstance(self.what, tuple) else self.what
+
+    @property
     def tokens(self) -> tuple[Token, ...]:
         return tuple(_token(c) for c in self.codes)
 
@@ -105,9 +110,13 @@ def _card_of(code: str) -> str:
     return JOKER_CODE if code.startswith(JOKER_CODE) else code
 
 
-def _needs(codes: Sequence[str]) -> Counter:
+def _needs(codes: Sequence[str]) -> Counter[str]:
     return Counter(_card_of(c) for c in codes)
 
+
+_Need = tuple[tuple[int, int], ...]   # the cards a piece takes from the hand: (card number, how many)
+_Naturals = frozenset[tuple[int, str]]  # the natural cards held, as (rank, suit)
+_Group = tuple[str, str]               # a lay-off's group, ``what[:2]``: ("build", meld id)
 
 # every card by a number (the naturals, then the joker): a hand is a list of counts
 _CARDS = tuple(_CODE[r, s] for r in range(2, 15) for s in SUITS) + (JOKER_CODE,)
@@ -116,7 +125,7 @@ _PLACE = tuple((parse_card(code).rank, parse_card(code).suit) for code in _CARDS
 
 
 @functools.lru_cache(maxsize=16384)
-def _need(codes: tuple[str, ...]) -> tuple[tuple[int, int], ...]:
+def _need(codes: tuple[str, ...]) -> _Need:
     """The cards a piece takes from the hand: (card number, how many)."""
     return tuple((_INDEX[c], n) for c, n in _needs(codes).items())
 
@@ -149,9 +158,9 @@ def single_melds(hand: Sequence[Card], variant: Variant) -> list[Piece]:
     return _single_melds(naturals, jokers, variant)
 
 
-def _single_melds(naturals: frozenset, jokers: int, variant: Variant) -> list[Piece]:
+def _single_melds(naturals: _Naturals, jokers: int, variant: Variant) -> list[Piece]:
     worth = {r: _rank_value(r, variant) for r in range(1, 15)}
-    found: dict[tuple, Piece] = {}
+    found: dict[tuple[str, ...], Piece] = {}
     set_rules = variant.rules.melds.set
     by_rank: dict[int, list[str]] = {}
     for rank, suit in sorted(naturals, key=lambda x: (x[0], SUITS.index(x[1]))):
@@ -162,8 +171,8 @@ def _single_melds(naturals: frozenset, jokers: int, variant: Variant) -> list[Pi
                 if not set_rules.min <= m + k <= set_rules.max:
                     continue
                 for subset in combinations(suits, m):
-                    cards = tuple(_CODE[rank, s] for s in subset) + (_SET_JOKER[rank],) * k
-                    found[("set",) + cards] = Piece("set", cards, worth[rank] * (m + k))
+                    codes = tuple(_CODE[rank, s] for s in subset) + (_SET_JOKER[rank],) * k
+                    found[("set",) + codes] = Piece("set", codes, worth[rank] * (m + k))
     if set_rules.all_jokers:
         for k in range(set_rules.min, min(jokers, set_rules.max) + 1):
             found[("set",) + (JOKER_CODE,) * k] = Piece("set", (JOKER_CODE,) * k, variant.rules.values.joker_set_each * k)
@@ -189,15 +198,15 @@ def _single_melds(naturals: frozenset, jokers: int, variant: Variant) -> list[Pi
     return [found[k] for k in sorted(found)]
 
 
-def _left_singles(singles: Sequence[Piece], needs: Sequence[tuple], left: list[int]) -> tuple[list[Piece], list[tuple]]:
+def _left_singles(singles: Sequence[Piece], needs: Sequence[_Need], left: list[int]) -> tuple[list[Piece], list[_Need]]:
     """The single melds of what the hand has ``left`` (counts by card number), and the cards each
     takes, from the single melds of the whole hand (``singles``, taking ``needs``): the same as
     ``single_melds`` of what is left, found faster.  A set is kept if its cards are all left; a run
     keeps its window, with a joker for each card no longer held, if it still holds a natural and the
     jokers left suffice."""
     jokers = left[-1]
-    runs: list[tuple] = []
-    sets: list[tuple] = []
+    runs: list[tuple[Piece, _Need]] = []
+    sets: list[tuple[Piece, _Need]] = []
     changed = False
     for piece, need in zip(singles, needs):
         for c, n in need:
@@ -227,7 +236,7 @@ def _left_singles(singles: Sequence[Piece], needs: Sequence[tuple], left: list[i
     return [p for p, _ in kept], [n for _, n in kept]
 
 
-def _codes_of(item: tuple) -> tuple[str, ...]:
+def _codes_of(item: tuple[Piece, _Need]) -> tuple[str, ...]:
     return item[0].codes
 
 
@@ -239,7 +248,7 @@ def layoff_pieces(table: Sequence[TableMeld], hand: Sequence[Card], variant: Var
     return _layoffs(table, naturals, sum(1 for c in hand if c.is_joker), variant)
 
 
-def _layoffs(table: Sequence[TableMeld], naturals: frozenset, jokers: int, variant: Variant) -> list[Piece]:
+def _layoffs(table: Sequence[TableMeld], naturals: _Naturals, jokers: int, variant: Variant) -> list[Piece]:
     if not variant.rules.opening.counts_builds:
         return []
     worth = {r: _rank_value(r, variant) for r in range(1, 15)}
@@ -285,16 +294,20 @@ def _layoffs(table: Sequence[TableMeld], naturals: frozenset, jokers: int, varia
 
 # -- openings -----------------------------------------------------------------------------------
 
+# a prepared piece: (size, lay-off group, cards taken, value, taken from cards later pieces use, expiring cards)
+_Row = tuple[int, _Group | None, _Need, int, int, list[int]]
+
+
 class _Prepared(NamedTuple):
     """Pieces made ready for ``_combinations``: per piece (size, lay-off group, cards taken, value,
     what it takes from cards later pieces still use, cards no later piece uses), and the cards any
     piece uses."""
     pieces: Sequence[Piece]
-    rows: list[tuple]
+    rows: list[_Row]
     cards: tuple[int, ...]
 
 
-def _prepare(pieces: Sequence[Piece], worth: list[int], budget: Budget, needs: Sequence[tuple] | None = None) -> _Prepared:
+def _prepare(pieces: Sequence[Piece], worth: list[int], budget: Budget, needs: Sequence[_Need] | None = None) -> _Prepared:
     """Make ``pieces`` (taking ``needs``) ready for a walk, at ``PIECE_COST`` nodes of ``budget`` a piece."""
     budget.left -= PIECE_COST * len(pieces)
     needs = needs if needs is not None else [_need(p.codes) for p in pieces]
@@ -306,7 +319,7 @@ def _prepare(pieces: Sequence[Piece], worth: list[int], budget: Budget, needs: S
     for c, i in enumerate(last):
         if i >= 0:
             expiring[i].append(c)
-    rows = []
+    rows: list[_Row] = []
     for i, (p, need) in enumerate(zip(pieces, needs)):
         later = 0
         for c, n in need:
@@ -318,7 +331,7 @@ def _prepare(pieces: Sequence[Piece], worth: list[int], budget: Budget, needs: S
 
 
 def _combinations(prepared: _Prepared, left: list[int], minimum: int, worth: list[int], limit: int,
-                  budget: Budget, have_meld: bool = False, groups: frozenset = frozenset()) -> Found:
+                  budget: Budget, have_meld: bool = False, groups: frozenset[_Group] = frozenset()) -> Found:
     """Combinations of the ``prepared`` pieces (in their order) worth ``minimum``, with the cards
     ``left`` (counts by card number), leaving a card to discard, with at least one new meld
     (``have_meld``: one is already chosen) and one lay-off at most per meld and end (``groups``: the
@@ -336,7 +349,7 @@ def _combinations(prepared: _Prepared, left: list[int], minimum: int, worth: lis
     spare = None  # the nodes left when ``limit`` openings were found (the search then stops)
     cut = False   # a piece was still to be looked at when the budget or the limit stopped the search
 
-    def walk(start: int, held: int, total: int, used: frozenset, meld_in: bool, alive: int) -> None:
+    def walk(start: int, held: int, total: int, used: frozenset[_Group], meld_in: bool, alive: int) -> None:
         # ``alive``: the most the cards still held that pieces from ``start`` on use can add to ``total``
         nonlocal nodes, spare, cut
         for i in range(start, count):
@@ -402,7 +415,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
     held = len(hand)
     out: list[list[Piece]] = []
     cut = False
-    left_pieces: dict[tuple, _Prepared] = {}  # the pieces of what is left depend only on these
+    left_pieces: dict[tuple[int, ...], _Prepared] = {}  # the pieces of what is left depend only on these
     for piece in pieces:
         need = _need(piece.codes)
         if (all(c != taken for c, _ in need) or any(counts[c] < n for c, n in need)
@@ -423,7 +436,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
                 kept, kept_needs = _left_singles(singles, single_needs, left)
                 layoffs = _layoffs(table, naturals, left[-1], variant)
                 left_pieces[key] = _prepare(kept + layoffs, worth, budget, kept_needs + [_need(p.codes) for p in layoffs])
-            groups = frozenset() if piece.is_meld else frozenset({piece.what[:2]})
+            groups: frozenset[_Group] = frozenset({piece.what[:2]}) if isinstance(piece.what, tuple) else frozenset()
             more = _combinations(left_pieces[key], left, max(0, minimum - piece.value), worth, COMPLETIONS,
                                  budget, piece.is_meld, groups)
             cut = cut or more.cut
@@ -449,7 +462,7 @@ def opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card 
 
 def opening_action(combo: Sequence[Piece]) -> MeldAction:
     """The ``meld`` action laying an opening: its new melds, and its lay-offs as ``builds``."""
-    melds = tuple(MeldSpec(p.tokens, p.what) for p in combo if p.is_meld)
+    melds = tuple(MeldSpec(p.tokens, p.kind) for p in combo if p.is_meld)
     builds = tuple(Build(p.what[1], p.tokens, p.what[2] or None) for p in combo if not p.is_meld)
     return MeldAction(melds, builds=builds)
 
@@ -532,7 +545,7 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
         melds = single_melds(hand, variant)
         if pending:
             melds = [p for p in melds if any(x.startswith(JOKER_CODE) for x in p.codes)]
-        out.extend(MeldAction((MeldSpec(p.tokens, p.what),)) for p in melds)
+        out.extend(MeldAction((MeldSpec(p.tokens, p.kind),)) for p in melds)
     else:
         found = openings(variant, hand, state.melds, state.turn.must_use, budget=budget, jokers_only=bool(pending))
         cut = found.cut

@@ -289,7 +289,8 @@ def carried(result: HandResult, player: str, payments: int) -> tuple[int, int]:
     return dict(result.scores)[player], payments + dict(result.payments).get(player, 0)
 
 
-def game_settlement(accounts: Iterable[Account], pool: int, winner: str) -> dict[str, int]:
+def game_settlement(accounts: Iterable[Account], pool: int, winner: str | None) -> dict[str, int]:
     """What each player takes from (or owes to) the table when the game ends: their hand payments,
-    less the initial stake and buy-ins they paid into the pool, and the pool to the winner."""
+    less the initial stake and buy-ins they paid into the pool, and the pool to the winner (to no
+    one where a game read back has no survivor and no last winner)."""
     return {a.id: a.payments - a.paid_to_pool + (pool if a.id == winner else 0) for a in accounts}

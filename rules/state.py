@@ -14,7 +14,7 @@ from itertools import chain
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from .cards import CANONICAL, JOKER, JOKER_CODE, Card, canonical, known_cards, pack, pack_cards, parse_card
 from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
@@ -22,7 +22,10 @@ from .errors import ImpossibleState, Problem, pointer
 from .melds import Meld, parse_token, readings
 from .variant import Variant
 
-def replace(obj: Any, **changes: Any) -> Any:
+_T = TypeVar("_T")
+
+
+def replace(obj: _T, **changes: Any) -> _T:
     """``dataclasses.replace`` for the engine's frozen value types, without re-running ``__init__``
     (none of them validates there): a copy of the instance's fields with ``changes`` applied."""
     new = object.__new__(type(obj))
@@ -57,7 +60,7 @@ class Player:
     score: int = 0
     barred: bool = False
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "hand": [c.code for c in sorted(self.hand, key=CANONICAL)], "opened": self.opened,
                 "score": self.score, "barred": self.barred}
 
@@ -68,7 +71,7 @@ class TableMeld:
     owner: str
     meld: Meld
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "owner": self.owner, "kind": self.meld.kind, "cards": self.meld.codes}
 
 
@@ -99,7 +102,7 @@ class Turn:
     def is_fresh(self) -> bool:
         return self == _FRESH
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"drawn": self.drawn.code if self.drawn else None, "source": self.source,
                 "must_open": self.must_open, "opened_this_turn": self.opened_this_turn,
                 "pending_jokers": self.pending_jokers,
@@ -116,7 +119,7 @@ class Announcement:
     player: str
     count: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "count": self.count}
 
 
@@ -129,9 +132,9 @@ class HandResult:
     scores: tuple[tuple[str, int], ...]        # cumulative score after the hand
     credits: tuple[tuple[str, int], ...] | None = None   # points credited to the winner (winner_collects)
 
-    def to_dict(self) -> dict:
-        out = {"how": self.how, "winner": self.winner, "penalties": dict(self.penalties),
-               "payments": dict(self.payments), "scores": dict(self.scores)}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"how": self.how, "winner": self.winner, "penalties": dict(self.penalties),
+                               "payments": dict(self.payments), "scores": dict(self.scores)}
         if self.credits is not None:
             out["credits"] = dict(self.credits)
         return out
@@ -199,7 +202,7 @@ class State:
         return f"m{n}"
 
     # -- wire form ---------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "players": [p.to_dict() for p in self.players],
             "dealer": self.dealer,
@@ -218,7 +221,7 @@ class State:
             **({"first_round": True} if self.first_round else {}),
         }
 
-    def card_counts(self) -> Counter:
+    def card_counts(self) -> Counter[str]:
         """How many of each card code the state holds, wherever it lies."""
         cards = [c for p in self.players for c in p.hand]
         cards += self.stock
@@ -364,8 +367,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         if t.opened_this_turn and state.to_act in seen and not state.current.opened:
             bad("opened_this_turn is set but the player to act has not opened", "turn", "opened_this_turn")
     for mid, low, high in t.builds:
-        m = state.meld(mid)
-        if m is None or m.meld.kind != "run":
+        built = state.meld(mid)
+        if built is None or built.meld.kind != "run":
             bad(f"builds names {mid!r}, which is not a run on the table", "turn", "builds", mid)
     if state.phase == Phase.ENDED:
         if state.result is None:
