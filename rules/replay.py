@@ -98,11 +98,12 @@ def canonical(doc: Any) -> bytes:
     integers before anything is hashed, so ``1E2`` arrives as 100) and an integer beyond 2^53 - 1 in
     magnitude (JCS writes numbers as IEEE doubles)."""
     try:
-        data = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)  # the same bytes as that json.dumps, faster
-    except orjson.JSONEncodeError:  # e.g. an integer beyond 64 bits
+        # the same bytes as that json.dumps, faster; an integer beyond 2^53 - 1 is refused here
+        data = orjson.dumps(doc, option=orjson.OPT_SORT_KEYS | orjson.OPT_STRICT_INTEGER)
+    except orjson.JSONEncodeError:  # an integer beyond 2^53 - 1 (or anything else orjson cannot write)
         _refuse_inexact(doc)
         raise
-    if _MAYBE_INEXACT.search(data):  # a float or a long integer may be there (or only inside a string)
+    if _MAYBE_FLOAT.search(data):  # a float may be there (or only inside a string)
         _refuse_inexact(doc)
     if not data.isascii() and max(data.decode("utf-8")) >= "\ue000":
         return rfc8785.dumps(doc)
@@ -110,7 +111,7 @@ def canonical(doc: Any) -> bytes:
 
 
 MAX_EXACT_INTEGER = 2**53 - 1
-_MAYBE_INEXACT = re.compile(rb"\d[.eE]|\d{16}")  # how orjson writes a float; an integer of 16 digits or more
+_MAYBE_FLOAT = re.compile(rb"[0-9][.eE]")  # how orjson writes a float (a digit, then a point or an exponent)
 
 
 def _refuse_inexact(doc: Any) -> None:
