@@ -17,9 +17,11 @@ announce, draw or pass, meld, build, joker exchange, discard.
 """
 from __future__ import annotations
 
+import json
+
 from typing import Any
 
-from .actions import Action, MeldAction, action_to_dict, order_key
+from .actions import Action, MeldAction, action_to_dict
 from .engine import adjudicate
 from .search import candidates
 from .state import Phase, State
@@ -30,11 +32,6 @@ BASIC = ("announce", "pass", "draw", "discard")
 TYPE_ORDER = {"announce": 0, "pass": 1, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
 
 
-def listing_key(action: Action) -> tuple[int, tuple[Any, ...]]:
-    """Where ``action`` stands in a listing: by type, then by ``order_key``."""
-    return TYPE_ORDER[action.type], order_key(action)
-
-
 def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify_all: bool = False) -> dict[str, Any]:
     """The legal actions of the player to act (and an owed announcement), in canonical order.
 
@@ -43,9 +40,16 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     them (whose turn it is, the phase, an owed obligation) is the same for all of them.  With a
     released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
-    unique: dict[tuple[int, tuple[Any, ...]], Action] = {}
+    # The listing's order is by type, then by the wire form written as JSON with sorted keys (as
+    # ``order_key`` computes from the typed value); the text is the cheaper key to sort hundreds by.
+    unique: dict[tuple[int, str], Action] = {}
+    wire: dict[int, dict[str, Any]] = {}
     for action in found:
-        unique.setdefault(listing_key(action), action)
+        written = action_to_dict(action)
+        key = (TYPE_ORDER[action.type], json.dumps(written, sort_keys=True))
+        if key not in unique:
+            unique[key] = action
+            wire[id(action)] = written
     ordered = [unique[k] for k in sorted(unique)]
     # The cap cuts the melds, builds and exchanges, never the few moves that end or pass a turn
     # (draws, discards, an owed announcement, the dealer's pass): a cut list stays playable.
@@ -71,4 +75,4 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
         if ok:
             legal.append(action)
     return {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
-            "actions": [action_to_dict(a) for a in legal], "truncated": truncated, "cap": cap}
+            "actions": [wire[id(a)] for a in legal], "truncated": truncated, "cap": cap}
