@@ -2,7 +2,6 @@
 type's fields; ``player`` is optional and defaults to the player whose move it is."""
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -141,44 +140,6 @@ def action_from_dict(data: Mapping[str, Any]) -> Action:
 
 
 # -- the wire form, written ------------------------------------------------------------------------------
-#
-# An action's wire form is described once, as its fields (``_fields``): a value is a string, a
-# number, an array (a ``tuple``) or an object (an ``_Object`` of (name, value) pairs).  From it come
-# the wire dict (``action_to_dict``) and the canonical order of actions (``order_key``).
-
-class _Object(tuple[tuple[str, Any], ...]):
-    """An object of the wire form: its (name, value) pairs."""
-
-
-def _fields(action: Action, nested: bool = False) -> _Object:
-    """The fields of ``action``'s wire form; ``nested``: a build inside a meld action (no type)."""
-    who = (("player", action.player),) if action.player is not None else ()
-    if isinstance(action, Draw):
-        card = (("card", action.card.code),) if action.card is not None else ()
-        return _Object((("type", "draw"), ("source", action.source)) + card + who)
-    if isinstance(action, MeldAction):
-        melds = tuple(_Object((("cards", tuple(t.code for t in spec.tokens)),)
-                              + ((("kind", spec.kind),) if spec.kind is not None else ())
-                              + ((("id", spec.id),) if spec.id is not None else ()))
-                      for spec in action.melds)
-        builds = (("builds", tuple(_fields(b, nested=True) for b in action.builds)),) if action.builds else ()
-        return _Object((("type", "meld"), ("melds", melds)) + builds + who)
-    if isinstance(action, Build):
-        end = (("end", action.end),) if action.end is not None else ()
-        return _Object((() if nested else (("type", "build"),))
-                       + (("meld", action.meld), ("cards", tuple(t.code for t in action.tokens))) + end + who)
-    if isinstance(action, SwapJoker):
-        place = (("place", _fields(action.place)),) if action.place is not None else ()
-        return _Object((("type", "swap_joker"), ("meld", action.meld),
-                        ("naturals", tuple(c.code for c in action.naturals))) + place + who)
-    if isinstance(action, Discard):
-        return _Object((("type", "discard"), ("card", action.card.code)) + who)
-    if isinstance(action, Announce):
-        return _Object((("type", "announce"), ("count", action.count)) + who)
-    if isinstance(action, Pass):
-        return _Object((("type", "pass"),) + who)
-    return _Object((("type", "turn"), ("actions", tuple(_fields(a) for a in action.actions))) + who)
-
 
 def action_to_dict(action: Action, nested: bool = False) -> dict[str, Any]:
     """The wire form of ``action`` (what ``action_from_dict`` reads back as the same action): the
@@ -223,32 +184,8 @@ def action_to_dict(action: Action, nested: bool = False) -> dict[str, Any]:
     return out
 
 
-_MORE, _END = 0, 1
-
-
-@functools.lru_cache(maxsize=16384)
-def _order(value: Any) -> Any:
-    # Mirrors the text of the value written as JSON with sorted keys: a string compares as its JSON
-    # text (quotes and escapes included), and an array or object with more items comes before one
-    # that ends there (',' sorts before ']' and '}').  The parts of actions recur (the same meld in
-    # many openings), hence the cache.
-    if isinstance(value, _Object):
-        return tuple((_MORE, json.dumps(name), _order(v)) for name, v in sorted(value, key=_name)) + ((_END,),)
-    if isinstance(value, tuple):
-        return tuple((_MORE, _order(v)) for v in value) + ((_END,),)
-    if isinstance(value, str):
-        return json.dumps(value)
-    return str(value)  # a count: followed by ',' in every action that has one
-
-
-def _name(pair: tuple[str, Any]) -> str:
-    return pair[0]
-
-
-def order_key(action: Action) -> tuple[Any, ...]:
-    """The canonical order of actions, computed from the typed value: the order of their wire forms
-    written as JSON with sorted keys (``json.dumps(action_to_dict(a), sort_keys=True)``), which is
-    how the referee has always listed them.  Two actions have the same key exactly when they have
-    the same wire form."""
-    key: tuple[Any, ...] = _order(_fields(action))
-    return key
+def order_key(action: Action, written: dict[str, Any] | None = None) -> str:
+    """The canonical order of actions: their wire forms written as JSON with sorted keys, which is
+    how the referee has always listed them (``written``: the wire form, where the caller has it).
+    Two actions have the same key exactly when they have the same wire form."""
+    return json.dumps(action_to_dict(action) if written is None else written, sort_keys=True)

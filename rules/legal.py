@@ -17,11 +17,10 @@ announce, draw or pass, meld, build, joker exchange, discard.
 """
 from __future__ import annotations
 
-import json
 
 from typing import Any
 
-from .actions import Action, MeldAction, action_to_dict
+from .actions import Action, MeldAction, action_to_dict, order_key
 from .engine import adjudicate
 from .search import candidates
 from .state import Phase, State
@@ -40,13 +39,12 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     them (whose turn it is, the phase, an owed obligation) is the same for all of them.  With a
     released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
-    # The listing's order is by type, then by the wire form written as JSON with sorted keys (as
-    # ``order_key`` computes from the typed value); the text is the cheaper key to sort hundreds by.
+    # the listing's order: by type, then by ``order_key`` (each wire form written once, kept for the answer)
     unique: dict[tuple[int, str], Action] = {}
     wire: dict[int, dict[str, Any]] = {}
     for action in found:
         written = action_to_dict(action)
-        key = (TYPE_ORDER[action.type], json.dumps(written, sort_keys=True))
+        key = (TYPE_ORDER[action.type], order_key(action, written))
         if key not in unique:
             unique[key] = action
             wire[id(action)] = written
