@@ -13,9 +13,9 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from rules.errors import MalformedInput, Problem, pointer
+from kalooki_referee.rules.errors import MalformedInput, Problem, pointer
 
-OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+OPENAPI_PATH = Path(__file__).resolve().parent / "openapi.yaml"  # the top-level file, linked here so it is packaged
 _BASE = "urn:kalooki-referee:openapi"
 
 

@@ -5,7 +5,7 @@ import json
 
 from flask import Response
 
-from rules.errors import RefereeInputError
+from kalooki_referee.rules.errors import RefereeInputError
 
 PROBLEM_TYPE_BASE = "https://kalooki-referee.example/problems/"
 

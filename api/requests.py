@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
-from rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
-from rules.errors import RefereeInputError
-from rules.game import Game, game_action_from_dict, game_from_dict
+from kalooki_referee.rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
+from kalooki_referee.rules.errors import RefereeInputError
+from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
 
 T = TypeVar("T")
 

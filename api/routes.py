@@ -10,23 +10,24 @@ import orjson
 
 from flask import Blueprint, Response, request
 
-from rules import adjudicate, all_variants, deal, load_variant
-from rules.cards import CardError
-from rules.clause_ids import TURN_DRAW_MELD_DISCARD
-from rules.clauses import citation
-from rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant, pointer
-from rules.game import adjudicate_game, start_game
-from rules.legal import legal_actions
-from rules.replay import replay
-from rules.scoresheet import score_sheet
-from rules.melds import Failure, Token, meld_value, parse_token, read_meld
+from kalooki_referee import __version__
+from kalooki_referee.rules import adjudicate, all_variants, deal, load_variant
+from kalooki_referee.rules.cards import CardError
+from kalooki_referee.rules.clause_ids import TURN_DRAW_MELD_DISCARD
+from kalooki_referee.rules.clauses import citation
+from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant, pointer
+from kalooki_referee.rules.game import adjudicate_game, start_game
+from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.replay import replay
+from kalooki_referee.rules.scoresheet import score_sheet
+from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
 from . import openapi, requests
 from .problems import from_error, problem
 
 bp = Blueprint("v1", __name__)
 
-VERSION = "0.1.0"
+VERSION = __version__
 SUITE = "kalooki-referee-vectors"
 SUITE_VERSION = (Path(__file__).resolve().parent.parent / "vectors" / "VERSION").read_text(encoding="utf-8").strip()
 

@@ -31,11 +31,11 @@ from pathlib import Path
 
 import orjson
 
-from rules import action_from_dict, adjudicate, deal, load_variant
-from rules.legal import legal_actions
-from rules.replay import replay
-from vectors.build import expand_setup
-from rules.state import state_from_dict
+from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant
+from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.replay import replay
+from kalooki_referee.vectors.build import expand_setup
+from kalooki_referee.rules.state import state_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -193,7 +193,7 @@ def _game_and_hand_requests(client) -> tuple[bytes, bytes]:
 def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
     """The request figures through the Flask test client: the app's WSGI stack in this process,
     no HTTP, no server."""
-    from api import create_app
+    from kalooki_referee.api import create_app
     from benchmarks.wsgi import ECHO_PATH, add_echo
 
     app = add_echo(create_app())  # the echo is registered on this instance only, for the benchmark
@@ -293,14 +293,14 @@ ROUNDS = 8
 
 
 def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
-    """`/v1/adjudicate` against the bare echo, both served by one gunicorn (gunicorn.conf.py, the
+    """`/v1/adjudicate` against the bare echo, both served by one gunicorn (api/gunicorn_conf.py, the
     same workers) running `benchmarks.wsgi:create()`, on 127.0.0.1, the loads alternating."""
     from benchmarks.wsgi import ECHO_PATH
 
     port = _free_port()
     env = {**os.environ, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": str(workers)}
     gunicorn = Path(sys.executable).with_name("gunicorn")
-    proc = subprocess.Popen([str(gunicorn), "-c", "gunicorn.conf.py", "--access-logfile", "/dev/null",
+    proc = subprocess.Popen([str(gunicorn), "-c", "python:kalooki_referee.api.gunicorn_conf", "--access-logfile", "/dev/null",
                              "benchmarks.wsgi:create()"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     wrk = shutil.which("wrk")
@@ -342,7 +342,7 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
         echo, adj = statistics.median(echoes), statistics.median(adjs)
         # each round's two loads ran back to back, so their ratio is the paired comparison
         ratios = [a / e if e else 0.0 for e, a in zip(echoes, adjs)]
-        print(f"HTTP through gunicorn on 127.0.0.1 (gunicorn.conf.py, {workers} workers; {client}; "
+        print(f"HTTP through gunicorn on 127.0.0.1 (api/gunicorn_conf.py, {workers} workers; {client}; "
               f"{rounds} alternating rounds of {seconds} s after a warm-up, medians)")
         line(f"bare echo: POST {ECHO_PATH} (orjson in and out)", f"{echo:10.0f} req/s", "-")
         line("POST /v1/adjudicate, README's first-turn request", f"{adj:10.0f} req/s", "-")

@@ -2,13 +2,13 @@
 `api.create_app()`, has no such route): `/v1/adjudicate` is measured against the cheapest JSON round
 trip the same app instance can serve, through the same WSGI stack (in process, with Flask's test
 client) and under the same gunicorn configuration (over HTTP).
-Serve with: gunicorn -c gunicorn.conf.py 'benchmarks.wsgi:create()'."""
+Serve with: gunicorn -c python:kalooki_referee.api.gunicorn_conf 'benchmarks.wsgi:create()'."""
 from __future__ import annotations
 
 import orjson
 from flask import Flask, Response, request
 
-from api import create_app
+from kalooki_referee.api import create_app
 
 ECHO_PATH = "/bench/echo"
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from api import create_app
+from kalooki_referee.api import create_app
 
 
 @pytest.fixture

@@ -1,8 +1,8 @@
 """Small builders for tests: a compact setup becomes a full, conserved state (as in the vectors)."""
 from __future__ import annotations
 
-from rules import action_from_dict, adjudicate, load_variant, state_from_dict
-from vectors.build import expand_setup
+from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict
+from kalooki_referee.vectors.build import expand_setup
 
 
 def make_state(setup: dict, variant_id: str = "british", rules: dict | None = None):

@@ -23,10 +23,10 @@ import sys
 import time
 from collections import Counter
 
-from rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
-from rules.cards import pack
-from rules.legal import legal_actions
-from rules.state import check_state
+from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
+from kalooki_referee.rules.cards import pack
+from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.state import check_state
 
 
 class InvariantBroken(AssertionError):

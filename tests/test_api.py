@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+import kalooki_referee
+
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = "application/problem+json"
 DRAW = {"type": "draw", "source": "stock"}
@@ -86,7 +88,7 @@ def played_state(client, state) -> dict:
 def test_health(client):
     response = client.get("/health")
     assert response.status_code == 200
-    assert response.get_json() == {"status": "ok", "version": "0.1.0"}
+    assert response.get_json() == {"status": "ok", "version": kalooki_referee.__version__}
 
 
 def test_openapi_document_is_served_as_the_file(client):
@@ -494,13 +496,13 @@ def test_meld_check_too_many_joker_declarations_points_at_them(client):
 
 
 def _full_validator_accepts(component, body):
-    from api import openapi
+    from kalooki_referee.api import openapi
     return not list(openapi._validator(component).iter_errors(body))
 
 
 def test_the_fast_validator_agrees_with_the_full_one_on_every_vector_request():
-    from api import openapi
-    from vectors.suite import load_vectors
+    from kalooki_referee.api import openapi
+    from kalooki_referee.vectors.suite import load_vectors
     components = {"adjudicate": "AdjudicateRequest", "deal": "DealRequest", "melds/check": "MeldCheckRequest",
                   "games": "GameStartRequest", "scoresheet": "ScoreSheetRequest"}
     seen = set()
@@ -518,7 +520,7 @@ def test_the_fast_validator_agrees_with_the_full_one_on_every_vector_request():
 
 
 def test_the_fast_validator_never_accepts_what_the_full_one_refuses():
-    from api import openapi
+    from kalooki_referee.api import openapi
     body = json.loads((Path(__file__).resolve().parent.parent / "examples" / "first-turn.json").read_text())
     variants = [
         {**body, "action": {"type": "draw", "source": "stock", "count": 2.0}},

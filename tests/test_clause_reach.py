@@ -14,17 +14,17 @@ import typing
 from functools import lru_cache
 from pathlib import Path
 
-from rules import clause_ids, clause_tools
-from rules.clauses import registry
-from rules.params import Rules
-from rules.variant import all_variants
+from kalooki_referee.rules import clause_ids, clause_tools
+from kalooki_referee.rules.clauses import registry
+from kalooki_referee.rules.params import Rules
+from kalooki_referee.rules.variant import all_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_clause_ids_is_up_to_date_with_the_registry():
     assert clause_tools.TARGET.read_text(encoding="utf-8") == clause_tools.generate(), (
-        "rules/clause_ids.py is out of date: run python -m rules.clause_tools --generate")
+        "rules/clause_ids.py is out of date: run python -m kalooki_referee.rules.clause_tools --generate")
 
 
 def test_one_constant_per_clause():
@@ -36,7 +36,7 @@ def test_one_constant_per_clause():
 
 def test_no_clause_id_literal_left_in_code():
     found = [line for path in clause_tools.code_files() for line in clause_tools.leftovers(path)]
-    assert not found, "run python -m rules.clause_tools --rewrite:\n" + "\n".join(found)
+    assert not found, "run python -m kalooki_referee.rules.clause_tools --rewrite:\n" + "\n".join(found)
 
 
 def test_the_rewrite_and_the_lint_see_literals_and_slots():
@@ -94,7 +94,7 @@ def _pointer_problem(pointer: str) -> str | None:
 
 
 def _function_problem(dotted: str) -> str | None:
-    parts = dotted.split(".")
+    parts = ["kalooki_referee", *dotted.split(".")]  # the registry names code within the distribution
     for i in range(len(parts) - 1, 0, -1):
         try:
             obj = importlib.import_module(".".join(parts[:i]))

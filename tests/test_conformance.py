@@ -13,10 +13,10 @@ from xml.etree import ElementTree as ET
 import pytest
 from werkzeug.serving import make_server
 
-from api import create_app
-import rules.variant as variant_module
-from vectors import runner
-from vectors.suite import load_vectors
+from kalooki_referee.api import create_app
+import kalooki_referee.rules.variant as variant_module
+from kalooki_referee.vectors import runner
+from kalooki_referee.vectors.suite import load_vectors
 
 
 @contextmanager

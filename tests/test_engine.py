@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from rules import ImpossibleState, MalformedInput, action_from_dict, adjudicate, deal, load_variant, state_from_dict
-from rules.cards import CardError, pack_order, parse_card
-from rules.melds import Failure, meld_value, read_meld, tokens_of
-from rules.shuffle import shuffled
+from kalooki_referee.rules import ImpossibleState, MalformedInput, action_from_dict, adjudicate, deal, load_variant, state_from_dict
+from kalooki_referee.rules.cards import CardError, pack_order, parse_card
+from kalooki_referee.rules.melds import Failure, meld_value, read_meld, tokens_of
+from kalooki_referee.rules.shuffle import shuffled
 
 from .helpers import FOUR, make_state, play
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from rules import load_variant
-from rules.game import adjudicate_game, game_from_dict, seating_draw, start_game
-from rules.scoresheet import score_sheet
+from kalooki_referee.rules import load_variant
+from kalooki_referee.rules.game import adjudicate_game, game_from_dict, seating_draw, start_game
+from kalooki_referee.rules.scoresheet import score_sheet
 
 BRITISH = load_variant("british")
 SEATS = ["Andy", "Mark", "John", "Frank"]

@@ -17,11 +17,11 @@ import pytest
 import rfc8785
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from api import create_app
-from rules import load_variant
-from rules.errors import MalformedInput, UnknownVariant
-from rules.game import game_from_dict
-from rules.replay import canonical
+from kalooki_referee.api import create_app
+from kalooki_referee.rules import load_variant
+from kalooki_referee.rules.errors import MalformedInput, UnknownVariant
+from kalooki_referee.rules.game import game_from_dict
+from kalooki_referee.rules.replay import canonical
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = "application/problem+json"

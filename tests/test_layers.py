@@ -13,6 +13,7 @@ from importlinter import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("rules", "api", "vectors")
+DIST = "kalooki_referee"  # the one installed package that holds them
 
 
 def _lint(config: Path) -> int:
@@ -26,9 +27,9 @@ def test_the_import_contracts_are_kept():
 def test_a_broken_contract_fails(tmp_path):
     # the same run fails when a contract is broken: here the rules core put above the web layer
     config = tmp_path / "broken.toml"
-    config.write_text('[tool.importlinter]\nroot_packages = ["rules", "api"]\n\n'
+    config.write_text('[tool.importlinter]\nroot_packages = ["kalooki_referee"]\n\n'
                       '[[tool.importlinter.contracts]]\nname = "upside down"\ntype = "layers"\n'
-                      'layers = ["rules", "api"]\n')
+                      'layers = ["kalooki_referee.rules", "kalooki_referee.api"]\n')
     assert _lint(config) != 0
 
 
@@ -40,7 +41,7 @@ def _module_names(root: Path, package: str) -> set[str]:
     """The dotted names of the modules and packages of ``package``."""
     names = set()
     for path in (root / package).rglob("*.py"):
-        parts = path.relative_to(root).with_suffix("").parts
+        parts = (DIST, *path.relative_to(root).with_suffix("").parts)
         names.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
     return names
 
@@ -52,7 +53,7 @@ def private_imports(root: Path = ROOT) -> list[str]:
     for package in PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             rel = path.relative_to(root)
-            where = rel.with_suffix("").parts  # a package's __init__ included: relative imports resolve from it
+            where = (DIST, *rel.with_suffix("").parts)  # a package's __init__ included: relative imports resolve from it
             tree = ast.parse(path.read_text(), str(rel))
             bound: set[str] = set()  # local names bound to modules
             for node in ast.walk(tree):
@@ -89,6 +90,6 @@ def test_the_privacy_check_sees_a_private_import(tmp_path):
         (tmp_path / package / "__init__.py").write_text("")
     (tmp_path / "rules" / "a.py").write_text("def _hidden():\n    pass\n")
     (tmp_path / "rules" / "b.py").write_text("from .a import _hidden\nfrom . import a\n\na._hidden()\n")
-    (tmp_path / "api" / "c.py").write_text("import rules.a\nfrom rules import a as x\n\nx._hidden()\n")
-    assert sorted(private_imports(tmp_path)) == ["api/c.py:4: x._hidden", "rules/b.py:1: from rules.a import _hidden",
+    (tmp_path / "api" / "c.py").write_text("import kalooki_referee.rules.a\nfrom kalooki_referee.rules import a as x\n\nx._hidden()\n")
+    assert sorted(private_imports(tmp_path)) == ["api/c.py:4: x._hidden", "rules/b.py:1: from kalooki_referee.rules.a import _hidden",
                                          "rules/b.py:4: a._hidden"]

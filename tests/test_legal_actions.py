@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules import action_from_dict, adjudicate, load_variant, state_from_dict
-from rules.actions import Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker, action_to_dict, order_key
-from rules.cards import parse_card
-from rules.legal import legal_actions
-from rules.melds import parse_token
-from rules.search import single_melds
+from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict
+from kalooki_referee.rules.actions import Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker, action_to_dict, order_key
+from kalooki_referee.rules.cards import parse_card
+from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.melds import parse_token
+from kalooki_referee.rules.search import single_melds
 from tests.helpers import make_state
 
 OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},

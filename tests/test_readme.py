@@ -50,7 +50,7 @@ def run(client, command: str) -> str:
 
 def test_readme_opens_with_the_two_commands_and_ci_runs_the_second():
     commands = re.findall(r"^    (python3 -m venv .*)$", README, flags=re.M)
-    assert len(commands) >= 2 and "gunicorn" in commands[0] and "pytest" in commands[1]
+    assert len(commands) >= 2 and "kalooki-referee serve" in commands[0] and "pytest" in commands[1]
     assert commands[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 

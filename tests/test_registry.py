@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rules import clause_ids
-from rules.clauses import documents, registry
-from rules.variant import all_variants
+from kalooki_referee.rules import clause_ids
+from kalooki_referee.rules.clauses import documents, registry
+from kalooki_referee.rules.variant import all_variants
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT.parent / "shared" / "rules-catalogue.yaml"

@@ -50,7 +50,7 @@ def replay(client, variant, actions, **extra):
 
 @pytest.fixture(scope="module")
 def logs():
-    from api import create_app
+    from kalooki_referee.api import create_app
     client = create_app({"TESTING": True}).test_client()
     return {v: record_hand(client, v, "log-1") for v in families(client)}
 
@@ -178,7 +178,7 @@ def test_a_whole_game_replays_from_the_seating_draw(client):
 # position holds (strings of any characters, integers, booleans, null, lists and objects).
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from rules.replay import canonical  # noqa: E402
+from kalooki_referee.rules.replay import canonical  # noqa: E402
 
 _json_docs = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1) | st.text(),

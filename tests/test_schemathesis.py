@@ -26,8 +26,11 @@ import schemathesis
 import yaml
 from hypothesis import HealthCheck, settings
 
-from api import create_app, openapi
-from rules.errors import MalformedInput
+from kalooki_referee.api import create_app, openapi
+from kalooki_referee.rules.errors import MalformedInput
+
+# fuzzing: the separate slow step of .ci/run (`pytest -m slow`)
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 # CI runs the same generated examples every time (a fixed seed); set KALOOKI_FUZZ_RANDOM=1 to explore

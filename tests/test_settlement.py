@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
-from rules.settlement import SLOTS
-from rules.state import State, replace
+from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
+from kalooki_referee.rules.settlement import SLOTS
+from kalooki_referee.rules.state import State, replace
 from tests import bot
 
 HANDS_PER_VARIANT = 2   # won hands compared per variant (void hands met on the way are compared too)

@@ -20,7 +20,7 @@ def mypy_report() -> tuple[str, int]:
     cwd = os.getcwd()
     os.chdir(ROOT)
     try:
-        stdout, stderr, status = mypy_api.run(["--config-file", str(ROOT / "pyproject.toml"), "rules"])
+        stdout, stderr, status = mypy_api.run(["--config-file", str(ROOT / "pyproject.toml"), "kalooki_referee/rules"])
     finally:
         os.chdir(cwd)
     return stdout + stderr, status

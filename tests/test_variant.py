@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules import InvalidRules, UnknownVariant, load_variant, variant_ids
+from kalooki_referee.rules import InvalidRules, UnknownVariant, load_variant, variant_ids
 
 
 def test_british_loads_with_its_parameters():

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from api import create_app
+from kalooki_referee.api import create_app
 from tests import bot
 
 PLAYERS = ["N", "E", "S", "W"]

@@ -6,9 +6,9 @@ from collections import Counter
 
 import pytest
 
-from rules import InvalidRules, action_from_dict, adjudicate, deal, load_variant, variant_ids
-from rules.cards import pack, pack_order
-from rules.shuffle import seeded_number, shuffled
+from kalooki_referee.rules import InvalidRules, action_from_dict, adjudicate, deal, load_variant, variant_ids
+from kalooki_referee.rules.cards import pack, pack_order
+from kalooki_referee.rules.shuffle import seeded_number, shuffled
 
 PLAYERS4 = ["N", "E", "S", "W"]
 
@@ -166,7 +166,7 @@ def test_the_first_round_discard_follows_the_switch():
 
 
 def _opening_with_the_discard_possible() -> bool:
-    from rules.search import opening_possible
+    from kalooki_referee.rules.search import opening_possible
     v = load_variant("british")
     state, _ = deal(v, PLAYERS4, "first-round-0", dealer="W")
     return opening_possible(v, state.player("E").hand + (state.player("N").hand[0],))
@@ -184,7 +184,7 @@ def test_the_first_round_ends_with_the_dealers_turn():
 
 
 def test_joker_declaration_always_follows_the_switch():
-    from rules.melds import read_meld, tokens_of
+    from kalooki_referee.rules.melds import read_meld, tokens_of
     v = load_variant("british")
     always = load_variant("british", {"melds": {"run": {"joker_declaration": "always"}}})
     assert read_meld(tokens_of(["7H", "JK", "9H"]), v, "run").kind == "run"

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from api import openapi
-from rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
-from rules.errors import RefereeInputError
-from rules.game import adjudicate_game, game_action_from_dict, game_from_dict
-from vectors import build, lint
-from vectors.coverage import coverage, format_report
-from vectors.runner import in_process_poster, run_vector
-from vectors.suite import compare, load_vectors
+from kalooki_referee.api import openapi
+from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
+from kalooki_referee.rules.errors import RefereeInputError
+from kalooki_referee.rules.game import adjudicate_game, game_action_from_dict, game_from_dict
+from kalooki_referee.vectors import build, lint
+from kalooki_referee.vectors.coverage import coverage, format_report
+from kalooki_referee.vectors.runner import in_process_poster, run_vector
+from kalooki_referee.vectors.suite import compare, load_vectors
 
 VECTORS = load_vectors()
 ADJUDICATE = [v for v in VECTORS if v.endpoint == "adjudicate"]

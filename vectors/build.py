@@ -5,7 +5,7 @@ A source vector may describe its state compactly with ``setup``: the builder com
 full, conserved state by putting every card of the variant's pack that the setup does not place
 into the stock (after any ``stock_top`` cards, in the pack's documented order), or into the discard
 pile (below the given discards) with ``fill: discard``.  Nothing else is computed: the expected
-verdicts are written by hand.  ``python -m vectors.build`` rewrites the JSON files; ``--check``
+verdicts are written by hand.  ``python -m kalooki_referee.vectors.build`` rewrites the JSON files; ``--check``
 fails if any is out of date.
 """
 from __future__ import annotations
@@ -20,10 +20,10 @@ from pathlib import Path
 
 import yaml
 
-from rules.cards import canonical, pack_order, parse_card
-from rules.errors import RefereeInputError
-from rules.melds import parse_token
-from rules.variant import load_variant
+from kalooki_referee.rules.cards import canonical, pack_order, parse_card
+from kalooki_referee.rules.errors import RefereeInputError
+from kalooki_referee.rules.melds import parse_token
+from kalooki_referee.rules.variant import load_variant
 
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     if broken:
         print("cannot build:", *broken, sep="\n  ")
     if stale:
-        print("out of date (run python -m vectors.build):", *stale, sep="\n  ")
+        print("out of date (run python -m kalooki_referee.vectors.build):", *stale, sep="\n  ")
     return 1 if broken or stale else 0
 
 

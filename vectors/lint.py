@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 
-from rules.clauses import registry
-from rules.variant import load_variant, variant_ids
+from kalooki_referee.rules.clauses import registry
+from kalooki_referee.rules.variant import load_variant, variant_ids
 
 from .suite import ROOT, vector_files
 

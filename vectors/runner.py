@@ -41,7 +41,7 @@ class Target:
 
 def in_process_target(app=None) -> Target:
     if app is None:
-        from api import create_app
+        from kalooki_referee.api import create_app
         app = create_app()
     client = app.test_client()
 

@@ -1,4 +1,5 @@
-"""gunicorn settings for serving the referee: `gunicorn -c gunicorn.conf.py 'api:create_app()'`."""
+"""gunicorn settings for serving the referee, packaged with it: `kalooki-referee serve` runs
+`gunicorn -c python:kalooki_referee.api.gunicorn_conf "kalooki_referee.api:create_app()"`."""
 import multiprocessing
 import os
 

@@ -1,0 +1,52 @@
+"""The ``kalooki-referee`` command.
+
+    kalooki-referee serve [--bind HOST:PORT] [--workers N] [-- GUNICORN_ARGS...]
+    kalooki-referee version
+
+``serve`` runs gunicorn with the packaged configuration (kalooki_referee/api/gunicorn_conf.py), the
+same however the package was installed; ``--bind`` and ``--workers`` set ``KALOOKI_BIND`` and
+``KALOOKI_WORKERS``, which that configuration reads.  The conformance runner is ``kalooki-conformance``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from kalooki_referee import __version__
+
+APP = "kalooki_referee.api:create_app()"
+CONFIG = "python:kalooki_referee.api.gunicorn_conf"
+
+
+def serve_argv(bind: str | None, workers: int | None, extra: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The gunicorn command line and environment that ``serve`` runs."""
+    env = dict(os.environ)
+    if bind:
+        env["KALOOKI_BIND"] = bind
+    if workers:
+        env["KALOOKI_WORKERS"] = str(workers)
+    return [sys.executable, "-m", "gunicorn", "-c", CONFIG, *extra, APP], env
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="kalooki-referee", description="The Kalooki referee.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="serve the API with gunicorn and the packaged settings")
+    serve.add_argument("--bind", help="HOST:PORT to listen on (default $KALOOKI_BIND or 127.0.0.1:8000)")
+    serve.add_argument("--workers", type=int, help="worker processes (default $KALOOKI_WORKERS or 2 x cores + 1)")
+    serve.add_argument("gunicorn_args", nargs=argparse.REMAINDER,
+                       help="after --, further gunicorn options")
+    commands.add_parser("version", help="print the version")
+    args = parser.parse_args(argv)
+    if args.command == "version":
+        print(__version__)
+        return 0
+    extra = [a for a in args.gunicorn_args if a != "--"]
+    command, env = serve_argv(args.bind, args.workers, extra)
+    os.execvpe(command[0], command, env)  # gunicorn takes this process's place (signals go to it)
+    return 0  # pragma: no cover - not reached
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,119 @@
+"""The distribution: one version read from one place, one installed package, and a wheel that works
+however it is installed.
+
+The slow test builds the wheel and the sdist with the standard ``build`` frontend, installs the
+wheel into a fresh virtual environment in a folder with no repository beside it, serves it with
+``kalooki-referee serve`` and runs the whole vector suite against it with ``kalooki-conformance
+--base-url``."""
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import re
+import socket
+import subprocess
+import sys
+import tarfile
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+import kalooki_referee
+from kalooki_referee.api import create_app
+
+ROOT = Path(__file__).resolve().parent.parent
+GENERIC = ("api", "rules", "vectors")
+
+
+def test_one_version_everywhere():
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    assert importlib.metadata.version("kalooki-referee") == kalooki_referee.__version__
+    assert spec["info"]["version"] == kalooki_referee.__version__
+    health = create_app().test_client().get("/health").get_json()
+    assert health["version"] == kalooki_referee.__version__
+
+
+def test_the_code_imports_only_the_distribution_package():
+    # api/, rules/ and vectors/ are importable as top-level names in a checkout, but the code must
+    # name them only under kalooki_referee (else a module could load twice, under two names)
+    code = subprocess.run(
+        [sys.executable, "-c",
+         "import sys, kalooki_referee.api as a, kalooki_referee.vectors.runner, kalooki_referee.cli\n"
+         "a.create_app()\n"
+         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {GENERIC!r}))"],
+        cwd=ROOT, capture_output=True, text=True, check=True)
+    assert code.stdout.strip() == "[]"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(url: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)],
+                   check=True, capture_output=True, timeout=600)
+    wheel = next(dist.glob("*.whl"))
+    sdist = next(dist.glob("*.tar.gz"))
+
+    # neither archive holds a link, and the wheel holds nothing at the top but the one package
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert tops == {"kalooki_referee", f"kalooki_referee-{kalooki_referee.__version__}.dist-info"}
+    for needed in ("kalooki_referee/api/openapi.yaml", "kalooki_referee/api/gunicorn_conf.py",
+                   "kalooki_referee/rules/variants/british.yaml", "kalooki_referee/vectors/VERSION",
+                   "kalooki_referee/py.typed"):
+        assert needed in names
+    with tarfile.open(sdist) as archive:
+        assert not [m.name for m in archive.getmembers() if m.issym() or m.islnk()]
+
+    # a fresh virtual environment, in a folder with no repository beside it
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    bin_ = venv / "bin"
+    subprocess.run([str(bin_ / "pip"), "install", "-q", str(wheel)], check=True, cwd=work, timeout=600)
+    shown = subprocess.run([str(bin_ / "pip"), "show", "-f", "kalooki-referee"], check=True, cwd=work,
+                           capture_output=True, text=True).stdout
+    files = shown.split("Files:", 1)[1].split()
+    assert not [f for f in files if f.split("/")[0] in GENERIC]
+    assert any(f.startswith("kalooki_referee/rules/") for f in files)
+
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    server = subprocess.Popen([str(bin_ / "kalooki-referee"), "serve", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
+                              cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/health", 30)
+        run = subprocess.run([str(bin_ / "kalooki-conformance"), "--base-url", f"http://127.0.0.1:{port}"],
+                             cwd=work, env=env, capture_output=True, text=True, timeout=900)
+        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+        summary = re.search(r"vectors: (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped", run.stdout)
+        assert summary and int(summary[1]) >= 3000 and summary.group(2, 3, 4) == ("0", "0", "0"), run.stdout[-2000:]
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
