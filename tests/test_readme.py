@@ -4,6 +4,7 @@ is sent to the app (the Flask test client stands in for localhost:8000), piped t
 first two commands of README.md are the ones CI runs (`.ci/run`)."""
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -57,3 +58,53 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_second():
 @pytest.mark.parametrize("command,shown", examples(), ids=lambda x: x[:50] if isinstance(x, str) else None)
 def test_readme_example_gives_the_answer_shown(client, command, shown):
     assert run(client, command) == shown
+
+
+@pytest.mark.slow
+def test_readme_first_command_installs_and_serves(tmp_path):
+    # README's first command, run as written in a copy of the repository (its own .venv), with only
+    # the address changed through KALOOKI_BIND: it installs the package and serves the API
+    import os
+    import shutil
+    import signal
+    import socket
+    import time
+    import urllib.request
+
+    command = re.findall(r"^    (python3 -m venv .*)$", README, flags=re.M)[0]
+    checkout = tmp_path / "checkout"
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(checkout)], check=True, timeout=120)
+    for path in subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "-m"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.split():
+        source = ROOT / path  # the work tree as it is, uncommitted changes included
+        if source.is_file():
+            (checkout / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, checkout / path)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env["KALOOKI_BIND"] = f"127.0.0.1:{port}"
+    env["KALOOKI_WORKERS"] = "2"
+    server = subprocess.Popen(["bash", "-c", command], cwd=checkout, env=env, start_new_session=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 600
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as response:
+                    assert json.loads(response.read())["status"] == "ok"
+                    break
+            except OSError:
+                assert server.poll() is None, "README's first command stopped before serving"
+                assert time.monotonic() < deadline, "README's first command did not serve within 10 minutes"
+                time.sleep(0.5)
+        for path in ("/v1/variants", "/openapi.yaml"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+                assert response.status == 200
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
