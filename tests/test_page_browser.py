@@ -184,14 +184,15 @@ def screenshot(page, name: str, section: str | None = None) -> None:
 
 def expected_citation(base_url: str, variant: str, violation: dict) -> dict:
     """What the page must say about a broken rule, from the API: the rule, its sources' titles and
-    sections, and the rulings it rests on (the verdict's own, else the clause's)."""
+    sections, and the rulings it rests on (the verdict's own, else those of the variant that touch the
+    clause)."""
     _, sources = api(base_url, "/v1/sources")
     titles = {s["id"]: s["title"] for s in sources["sources"]}
     status, clause = api(base_url, f"/v1/clauses/{violation['clause']}")
     assert status == 200, clause
-    ids = violation.get("rulings", clause["rulings"])
     _, rulings = api(base_url, f"/v1/variants/{variant}/rulings")
     texts = {r["id"]: r["ruling"] for r in rulings["rulings"]}
+    ids = violation["rulings"] if "rulings" in violation else [r for r in clause["rulings"] if r in texts]
     return {"clause": violation["clause"], "statement": violation["statement"], "message": violation["message"],
             "sources": [(titles[s["document"]], s["section"]) for s in violation["sources"]],
             "rulings": [(r, texts[r]) for r in ids]}

@@ -108,10 +108,22 @@ function rulingItem(id, res) {
     ruling.reason ? h("span", {class: "ruling-reason"}, ` Why: ${ruling.reason}`) : "");
 }
 
+// The rulings of the variant (those `res` was read for) that touch a clause.
+function variantRulings(clause, res) {
+  return ((clause && clause.rulings) || []).filter(id => res.rulings.has(id));
+}
+
+// A clause's sources as a verdict of the variant cites them: those in the variant's own documents,
+// unless it has none there (then all of them).
+function variantSources(clause, documents) {
+  const own = (clause.sources || []).filter(s => documents.has(s.document));
+  return own.length ? own : (clause.sources || []);
+}
+
 // A broken rule in plain words: the message, the rule's statement and id, its sources, its rulings.
 function violationBlock(v, res) {
   const clause = res.clauses.get(v.clause);
-  const rulings = v.rulings || (clause && clause.rulings) || [];
+  const rulings = v.rulings || variantRulings(clause, res);
   const sources = v.sources || (clause && clause.sources) || [];
   return h("div", {class: "violation", "data-clause": v.clause},
     h("p", {class: "violation-message"}, h("strong", {}, "What went wrong: "), v.message),
@@ -188,6 +200,7 @@ async function renderRules(id) {
     body.replaceChildren(h("p", {}, "The rules could not be read from the referee: ", res.missing));
     return;
   }
+  const documents = new Set((variant.body.sources || []).map(s => s.document));
   const ids = new Set(variant.body.clauses || []);
   for (const c of res.clauses.values()) if ((c.variants || []).includes(id)) ids.add(c.id);
   const groups = new Map();
@@ -205,8 +218,8 @@ async function renderRules(id) {
       groups.get(topic).map(c => h("article", {class: "clause", "data-clause": c.id},
         h("p", {class: "statement"}, c.statement),
         h("p", {class: "clause-id"}, "Rule ", h("code", {}, c.id)),
-        (c.sources || []).length ? h("ul", {class: "sources"}, c.sources.map(s => sourceItem(s, res))) : "",
-        (c.rulings || []).length ? h("ul", {class: "rulings"}, c.rulings.map(r => rulingItem(r, res))) : "")))),
+        h("ul", {class: "sources"}, variantSources(c, documents).map(s => sourceItem(s, res))),
+        h("ul", {class: "rulings"}, variantRulings(c, res).map(r => rulingItem(r, res))))))),
     rulingsList(res));
 }
 
@@ -377,9 +390,11 @@ function renderStepList() {
       h("span", {class: "step-status"}, ` ${status}`));
   }));
   $("step-illegal").hidden = log.illegal === null;
-  $("viewer-heading").textContent = log.illegal === null
-    ? `The game, position by position: every one of its ${plural(log.actions.length, "step")} is allowed`
-    : `The game, position by position: step ${log.illegal + 1} is the first illegal step`;
+  const n = log.actions.length;
+  $("viewer-heading").textContent = "The game, position by position: " + (
+    log.illegal !== null ? `step ${log.illegal + 1} is the first illegal step`
+    : n === 0 ? "one position, no move made from it"
+    : n === 1 ? "its one step is allowed" : `all ${n} of its steps are allowed`);
 }
 
 async function goTo(p) {
@@ -448,6 +463,9 @@ function resultBlock(result) {
       h("tbody", {}, rows)) : "");
 }
 
+const PHASE_WORDS = {draw: "to play: must draw first", play: "to play: has drawn; may meld, then discards",
+                     ended: "the hand is over"};
+
 function renderPosition(position) {
   const hand = handOf(position);
   const parts = [];
@@ -479,7 +497,7 @@ function renderPosition(position) {
   parts.push(h("div", {class: "seats"}, (hand.players || []).map(pl => {
     const acting = pl.id === hand.to_act;
     return h("section", {class: `seat${acting ? " to-act" : ""}`, "data-player": pl.id, "aria-label": `${pl.id}'s hand`},
-      h("h4", {}, pl.id, acting ? ` \u2014 to play (${hand.phase === "draw" ? "must draw" : hand.phase})` : ""),
+      h("h4", {}, pl.id, acting ? ` \u2014 ${PHASE_WORDS[hand.phase] || hand.phase}` : ""),
       h("p", {class: "seat-facts"}, [pl.opened ? "has opened" : "has not opened", plural(pl.score || 0, "point"),
                                       plural(pl.hand.length, "card"), pl.barred ? "may not go out next turn" : null].filter(Boolean).join(" \u00b7 ")),
       Cards.row(pl.hand));
