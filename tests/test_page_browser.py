@@ -297,6 +297,18 @@ def test_stepping_through_a_recorded_hand_to_its_disputed_move_and_ruling(open_p
         expect(article.locator(f"li.ruling[data-ruling='{rid}']")).to_contain_text(text)
     screenshot(page, "rules-by-topic", "#rules")
 
+    # one position and its disputed move (an adjudicate request) is a log of one step
+    single = (ROOT / "examples" / "out-of-turn.json").read_text(encoding="utf-8")
+    status, verdict_answer = api(base_url, "/v1/adjudicate", single.encode())
+    assert status == 200 and not verdict_answer["legal"]
+    load_log(page, single)
+    expect(page.locator("#step-list li")).to_have_count(1)
+    verdict = page.locator("#verdict .verdict.illegal[data-step='1']")
+    for v in verdict_answer["violations"]:
+        assert_cites(verdict.locator(f".violation[data-clause='{v['clause']}']"),
+                     expected_citation(base_url, json.loads(single)["variant"], v))
+    assert shown_position(page)["seats"] == position_of(json.loads(single)["state"])["seats"]
+
 
 def test_a_meld_is_checked_by_clicking_card_pictures_under_a_chosen_variant(open_page, base_url):
     from playwright.sync_api import expect
