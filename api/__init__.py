@@ -17,8 +17,10 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    from .page import bp as page_bp
     from .routes import bp, warm
     app.register_blueprint(bp)
+    app.register_blueprint(page_bp)
     warm()  # load the variants and compile the validators now, not on a worker's first requests
 
     @app.errorhandler(HTTPException)

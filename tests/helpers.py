@@ -1,6 +1,11 @@
 """Small builders for tests: a compact setup becomes a full, conserved state (as in the vectors)."""
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
+from werkzeug.serving import make_server
+
 from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict
 from kalooki_referee.vectors.build import expand_setup
 
@@ -20,3 +25,16 @@ FOUR = [
     {"id": "P3", "hand": ["3S", "5D", "6C", "7H", "8H", "9S", "10D", "JD", "KC", "AD", "2D", "3D", "4D"]},
     {"id": "P4", "hand": ["3C", "5H", "6H", "7S", "10S", "KS", "AC", "AH", "4H", "8S", "9D", "2C", "7C"]},
 ]
+
+
+@contextmanager
+def serving(app):
+    """``app`` served on 127.0.0.1 on a free port in a thread, for the block; its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()

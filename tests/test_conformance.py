@@ -6,29 +6,15 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import threading
-from contextlib import contextmanager
 from xml.etree import ElementTree as ET
 
 import pytest
-from werkzeug.serving import make_server
 
 from kalooki_referee.api import create_app
 import kalooki_referee.rules.variant as variant_module
 from kalooki_referee.vectors import runner
 from kalooki_referee.vectors.suite import load_vectors
-
-
-@contextmanager
-def serving(app):
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join()
+from tests.helpers import serving
 
 
 def test_the_referee_passes_every_vector_over_http(tmp_path, capsys):

@@ -1,0 +1,118 @@
+// Cards drawn as pictures: each card code of the wire format (docs/wire-format.md) becomes an inline
+// SVG with its rank and suit symbol, red for hearts and diamonds, black for spades and clubs; a joker
+// is drawn apart (and, in a meld, says which card it stands for).  No card is ever shown as its code.
+"use strict";
+
+const Cards = (() => {
+  const SVG = "http://www.w3.org/2000/svg";  // the SVG namespace: a name, never fetched
+  const SUITS = {S: {symbol: "\u2660", name: "spades", red: false}, H: {symbol: "\u2665", name: "hearts", red: true},
+                 D: {symbol: "\u2666", name: "diamonds", red: true}, C: {symbol: "\u2663", name: "clubs", red: false}};
+  const RANK_NAMES = {A: "ace", K: "king", Q: "queen", J: "jack", "10": "ten", "9": "nine", "8": "eight",
+                      "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"};
+  const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+  const NATURAL = /^(10|[2-9AKQJT0])([SHDC])$/;
+  const JOKER = /^JK(?:\(=(10|[2-9AKQJT0])([SHDC])?\))?$/;
+
+  function normalRank(rank) { return rank === "T" || rank === "0" ? "10" : rank; }
+
+  // {joker, rank, suit} for a code; a joker's rank and suit are its reading, when it has one.
+  function parse(code) {
+    const text = String(code).toUpperCase();
+    let m = NATURAL.exec(text);
+    if (m) return {joker: false, rank: normalRank(m[1]), suit: m[2]};
+    m = JOKER.exec(text);
+    if (m) return {joker: true, rank: m[1] ? normalRank(m[1]) : null, suit: m[2] || null};
+    return null;
+  }
+
+  function naturalName(rank, suit) {
+    return suit ? `${RANK_NAMES[rank]} of ${SUITS[suit].name}` : `${RANK_NAMES[rank]}`;
+  }
+
+  // The card in words, for screen readers and titles: "nine of hearts", "joker standing for any seven".
+  function name(code) {
+    const c = parse(code);
+    if (!c) return `an unknown card (${code})`;
+    if (!c.joker) return `the ${naturalName(c.rank, c.suit)}`;
+    if (!c.rank) return "a joker";
+    return c.suit ? `a joker standing for the ${naturalName(c.rank, c.suit)}`
+                  : `a joker standing for a ${naturalName(c.rank, null)}`;
+  }
+
+  function el(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // One card as an <svg> (60 x 84 units), with an accessible name.
+  function picture(code, options) {
+    const opts = options || {};
+    const c = parse(code);
+    const svg = el("svg", {viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": name(code)});
+    svg.appendChild(el("title", {}, name(code)));
+    if (!c) {
+      svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face unknown"}));
+      svg.appendChild(el("text", {x: 30, y: 50, "text-anchor": "middle", class: "card-big"}, "?"));
+      return svg;
+    }
+    if (c.joker) {
+      svg.classList.add("joker");
+      svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face joker-face"}));
+      svg.appendChild(el("text", {x: 30, y: 42, "text-anchor": "middle", class: "joker-star"}, "\u2605"));
+      svg.appendChild(el("text", {x: 30, y: 17, "text-anchor": "middle", class: "joker-word"}, "JOKER"));
+      if (c.rank) {
+        const red = c.suit && SUITS[c.suit].red;
+        svg.appendChild(el("text", {x: 30, y: 74, "text-anchor": "middle", class: "joker-as " + (red ? "red" : "black")},
+                           "= " + c.rank + (c.suit ? SUITS[c.suit].symbol : "")));
+      }
+      return svg;
+    }
+    const suit = SUITS[c.suit];
+    svg.classList.add(suit.red ? "red" : "black");
+    svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face"}));
+    svg.appendChild(el("text", {x: 6, y: 18, class: "card-rank"}, c.rank));
+    svg.appendChild(el("text", {x: 6, y: 32, class: "card-small-suit"}, suit.symbol));
+    svg.appendChild(el("text", {x: 30, y: 62, "text-anchor": "middle", class: "card-big"}, suit.symbol));
+    if (opts.small) svg.classList.add("small");
+    return svg;
+  }
+
+  // The back of a card, for the stock: how many cards are in it is written on it.
+  function back(count) {
+    const label = count === 1 ? "the stock: 1 card" : `the stock: ${count} cards`;
+    const svg = el("svg", {viewBox: "0 0 60 84", class: "card-svg card-back", role: "img", "aria-label": label});
+    svg.appendChild(el("title", {}, label));
+    svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "back-face"}));
+    svg.appendChild(el("rect", {x: 7, y: 7, width: 46, height: 70, rx: 4, class: "back-inner"}));
+    svg.appendChild(el("text", {x: 30, y: 50, "text-anchor": "middle", class: "back-count"}, String(count)));
+    return svg;
+  }
+
+  // A card as an element of the page: <span class="card" data-card="9H"> with its picture.
+  function card(code, options) {
+    const span = document.createElement("span");
+    span.className = "card";
+    span.dataset.card = code;
+    span.appendChild(picture(code, options));
+    return span;
+  }
+
+  // A row of cards.
+  function row(codes, options) {
+    const div = document.createElement("div");
+    div.className = "card-row";
+    for (const code of codes) div.appendChild(card(code, options));
+    return div;
+  }
+
+  // The cards in words, for running text: "the eight of clubs and the nine of clubs".
+  function names(codes) {
+    const words = codes.map(name);
+    if (words.length <= 1) return words.join("");
+    return words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
+  }
+
+  return {parse, name, names, picture, back, card, row, SUITS, RANKS};
+})();
