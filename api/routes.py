@@ -201,8 +201,7 @@ def meld_check_route():
             raise MalformedInput(Problem(f"/declarations/jokers/{k}", str(exc))) from None
     reading = read_meld(tokens, variant, req.kind)
     if isinstance(reading, Failure):
-        clause = variant.cite(reading.clause)
-        violation = {"clause": clause, "message": reading.message, **citation(clause, variant.documents)}
+        violation = {"message": reading.message, **variant.citation(reading.clause).to_dict()}
         return _json({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
                       "value": None, "readings": [dict(r) for r in reading.readings], "violation": violation})
     return _json({"valid": True, "ambiguous": False, "kind": reading.kind, "cards": reading.codes,
