@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, abort, request
 
 from rules import adjudicate, all_variants, deal, load_variant
 from rules.cards import CardError
@@ -21,7 +21,7 @@ from rules.replay import replay
 from rules.scoresheet import score_sheet
 from rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
-from . import openapi, requests
+from . import openapi, requests, resources
 from .problems import from_error, problem
 
 bp = Blueprint("v1", __name__)
@@ -80,6 +80,8 @@ def warm() -> None:
     citation(TURN_DRAW_MELD_DISCARD)
     for component in REQUEST_COMPONENTS:
         openapi.is_valid(component, None)
+    resources.clauses()
+    resources.sources()
 
 
 def _too_deep() -> _BadRequest:
@@ -239,6 +241,37 @@ def variants_route():
 @bp.get("/v1/variants/<variant_id>")
 def variant_route(variant_id: str):
     return _json(load_variant(variant_id).to_dict())
+
+
+@bp.get("/v1/variants/<variant_id>/rulings")
+def variant_rulings_route(variant_id: str):
+    return _json(resources.variant_rulings(load_variant(variant_id)))
+
+
+@bp.get("/v1/clauses")
+def clauses_route():
+    return _json({"clauses": list(resources.clauses().values())})
+
+
+@bp.get("/v1/clauses/<clause_id>")
+def clause_route(clause_id: str):
+    found = resources.clauses().get(clause_id)
+    if found is None:
+        abort(404, description="no clause has this id; GET /v1/clauses lists them")
+    return _json(found)
+
+
+@bp.get("/v1/sources")
+def sources_route():
+    return _json({"sources": list(resources.sources().values())})
+
+
+@bp.get("/v1/sources/<source_id>")
+def source_route(source_id: str):
+    found = resources.sources().get(source_id)
+    if found is None:
+        abort(404, description=f"no source document has this id; known: {', '.join(resources.sources())}")
+    return _json(found)
 
 
 @bp.get("/openapi.yaml")
