@@ -1,4 +1,5 @@
 """gunicorn settings for serving the referee: `gunicorn -c gunicorn.conf.py 'api:create_app()'`."""
+import base64
 import multiprocessing
 import os
 
@@ -9,6 +10,12 @@ timeout = 30
 accesslog = "-"
 errorlog = "-"
 limit_request_line = 8190
+
+# Signed rulings (api/signing.py): with no key configured, one ephemeral key per server start, the same
+# in every worker (each worker builds its own app), so that GET /v1/keys publishes the key every
+# worker signs with.  A configured key (KALOOKI_SIGNING_KEY_FILE or KALOOKI_SIGNING_KEY) wins.
+if not (os.environ.get("KALOOKI_SIGNING_KEY_FILE") or os.environ.get("KALOOKI_SIGNING_KEY")):
+    os.environ.setdefault("KALOOKI_EPHEMERAL_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
 
 
 def post_worker_init(worker):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from flask import Blueprint, Response, abort, request
+from flask import Blueprint, Response, abort, current_app, request
 
 from rules import adjudicate, all_variants, deal, load_variant
 from rules.cards import CardError
@@ -21,7 +21,7 @@ from rules.replay import replay
 from rules.scoresheet import score_sheet
 from rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
-from . import openapi, requests, resources
+from . import openapi, requests, resources, signing
 from .problems import from_error, problem
 
 bp = Blueprint("v1", __name__)
@@ -145,9 +145,34 @@ def _input_error(exc: RefereeInputError):
     return from_error(exc, 404 if isinstance(exc, UnknownVariant) and request.method == "GET" else 422)
 
 
+def _sign_option() -> bool:
+    """The ``sign`` query parameter of ``POST /v1/adjudicate``: ``true`` or ``false`` (the default)."""
+    value = request.args.get("sign")
+    if value is None or value == "false":
+        return False
+    if value == "true":
+        return True
+    raise _BadRequest(problem(400, "Bad query parameter", "the query parameter sign is true or false",
+                              "bad-query-parameter"))
+
+
+def signing_key() -> signing.SigningKey:
+    """The key this app signs rulings with (read by create_app)."""
+    key: signing.SigningKey = current_app.extensions["kalooki_signing_key"]
+    return key
+
+
+def _signed(body, answer: dict) -> dict:
+    """``answer`` with its ``signature`` over the request ``body`` and the answer as written on the wire."""
+    wire = orjson.loads(orjson.dumps(answer, default=_plain))
+    return {**wire, "signature": signing_key().sign(body, wire)}
+
+
 @bp.post("/v1/adjudicate")
 def adjudicate_route():
-    req = requests.adjudicate_request(_body("AdjudicateRequest"))
+    sign = _sign_option()
+    body = _body("AdjudicateRequest")
+    req = requests.adjudicate_request(body)
     try:
         if isinstance(req, requests.GameRequest):
             verdict = adjudicate_game(req.variant, req.game, req.action, req.stakes_override)
@@ -155,7 +180,8 @@ def adjudicate_route():
             verdict = adjudicate(req.variant, req.state, req.action)
     except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
         raise exc.prefixed("/action") from None
-    return _json(verdict.to_dict())
+    answer = verdict.to_dict()
+    return _json(_signed(body, answer) if sign else answer)
 
 
 @bp.post("/v1/deal")
@@ -272,6 +298,11 @@ def source_route(source_id: str):
     if found is None:
         abort(404, description=f"no source document has this id; known: {', '.join(resources.sources())}")
     return _json(found)
+
+
+@bp.get("/v1/keys")
+def keys_route():
+    return _json({"keys": [signing_key().published()]})
 
 
 @bp.get("/openapi.yaml")
