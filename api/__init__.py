@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 from flask import Flask
 from werkzeug.exceptions import HTTPException
@@ -17,10 +18,15 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    from .docs import bp as docs
     from .page import bp as page_bp
+    from .signing import load_key
+    # the key rulings are signed with: configured in the environment, else ephemeral (GET /v1/keys)
+    app.extensions["kalooki_signing_key"] = load_key(os.environ)
     from .routes import bp, warm
     app.register_blueprint(bp)
     app.register_blueprint(page_bp)
+    app.register_blueprint(docs)
     warm()  # load the variants and compile the validators now, not on a worker's first requests
 
     @app.errorhandler(HTTPException)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import orjson
 
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, abort, current_app, request
 
 from kalooki_referee import __version__
 from kalooki_referee.rules import adjudicate, all_variants, deal, load_variant
@@ -22,7 +22,7 @@ from kalooki_referee.rules.replay import replay
 from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
-from . import openapi, requests
+from . import openapi, requests, resources, signing
 from .problems import from_error, problem
 
 bp = Blueprint("v1", __name__)
@@ -81,6 +81,8 @@ def warm() -> None:
     citation(TURN_DRAW_MELD_DISCARD)
     for component in REQUEST_COMPONENTS:
         openapi.is_valid(component, None)
+    resources.clauses()
+    resources.sources()
 
 
 def _too_deep() -> _BadRequest:
@@ -144,9 +146,34 @@ def _input_error(exc: RefereeInputError):
     return from_error(exc, 404 if isinstance(exc, UnknownVariant) and request.method == "GET" else 422)
 
 
+def _sign_option() -> bool:
+    """The ``sign`` query parameter of ``POST /v1/adjudicate``: ``true`` or ``false`` (the default)."""
+    value = request.args.get("sign")
+    if value is None or value == "false":
+        return False
+    if value == "true":
+        return True
+    raise _BadRequest(problem(400, "Bad query parameter", "the query parameter sign is true or false",
+                              "bad-query-parameter"))
+
+
+def signing_key() -> signing.SigningKey:
+    """The key this app signs rulings with (read by create_app)."""
+    key: signing.SigningKey = current_app.extensions["kalooki_signing_key"]
+    return key
+
+
+def _signed(body, answer: dict) -> dict:
+    """``answer`` with its ``signature`` over the request ``body`` and the answer as written on the wire."""
+    wire = orjson.loads(orjson.dumps(answer, default=_plain))
+    return {**wire, "signature": signing_key().sign(body, wire)}
+
+
 @bp.post("/v1/adjudicate")
 def adjudicate_route():
-    req = requests.adjudicate_request(_body("AdjudicateRequest"))
+    sign = _sign_option()
+    body = _body("AdjudicateRequest")
+    req = requests.adjudicate_request(body)
     try:
         if isinstance(req, requests.GameRequest):
             verdict = adjudicate_game(req.variant, req.game, req.action, req.stakes_override)
@@ -154,7 +181,8 @@ def adjudicate_route():
             verdict = adjudicate(req.variant, req.state, req.action)
     except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
         raise exc.prefixed("/action") from None
-    return _json(verdict.to_dict())
+    answer = verdict.to_dict()
+    return _json(_signed(body, answer) if sign else answer)
 
 
 @bp.post("/v1/deal")
@@ -202,8 +230,7 @@ def meld_check_route():
             raise MalformedInput(Problem(f"/declarations/jokers/{k}", str(exc))) from None
     reading = read_meld(tokens, variant, req.kind)
     if isinstance(reading, Failure):
-        clause = variant.cite(reading.clause)
-        violation = {"clause": clause, "message": reading.message, **citation(clause, variant.documents)}
+        violation = {"message": reading.message, **variant.citation(reading.clause).to_dict()}
         return _json({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
                       "value": None, "readings": [dict(r) for r in reading.readings], "violation": violation})
     return _json({"valid": True, "ambiguous": False, "kind": reading.kind, "cards": reading.codes,
@@ -241,6 +268,42 @@ def variants_route():
 @bp.get("/v1/variants/<variant_id>")
 def variant_route(variant_id: str):
     return _json(load_variant(variant_id).to_dict())
+
+
+@bp.get("/v1/variants/<variant_id>/rulings")
+def variant_rulings_route(variant_id: str):
+    return _json(resources.variant_rulings(load_variant(variant_id)))
+
+
+@bp.get("/v1/clauses")
+def clauses_route():
+    return _json({"clauses": list(resources.clauses().values())})
+
+
+@bp.get("/v1/clauses/<clause_id>")
+def clause_route(clause_id: str):
+    found = resources.clauses().get(clause_id)
+    if found is None:
+        abort(404, description="no clause has this id; GET /v1/clauses lists them")
+    return _json(found)
+
+
+@bp.get("/v1/sources")
+def sources_route():
+    return _json({"sources": list(resources.sources().values())})
+
+
+@bp.get("/v1/sources/<source_id>")
+def source_route(source_id: str):
+    found = resources.sources().get(source_id)
+    if found is None:
+        abort(404, description=f"no source document has this id; known: {', '.join(resources.sources())}")
+    return _json(found)
+
+
+@bp.get("/v1/keys")
+def keys_route():
+    return _json({"keys": [signing_key().published()]})
 
 
 @bp.get("/openapi.yaml")

@@ -1,6 +1,7 @@
 """The ``kalooki-referee`` command.
 
     kalooki-referee serve [--bind HOST:PORT] [--workers N] [-- GUNICORN_ARGS...]
+    kalooki-referee verify RULING.json --public-key KEY   (or --request/--answer, --keys; see --help)
     kalooki-referee version
 
 ``serve`` runs gunicorn with the packaged configuration (kalooki_referee/api/gunicorn_conf.py), the
@@ -37,7 +38,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workers", type=int, help="worker processes (default $KALOOKI_WORKERS or 2 x cores + 1)")
     serve.add_argument("gunicorn_args", nargs=argparse.REMAINDER,
                        help="after --, further gunicorn options")
+    commands.add_parser("verify", add_help=False,
+                        help="check offline that a signed ruling was not altered (kalooki-referee verify --help)")
     commands.add_parser("version", help="print the version")
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["verify"]:
+        from kalooki_referee.api.verify import verify_main
+        return verify_main(argv[1:])
     args = parser.parse_args(argv)
     if args.command == "version":
         print(__version__)

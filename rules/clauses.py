@@ -7,6 +7,7 @@ statement of the same rule, applied by ``Variant.cite`` when a violation is buil
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Mapping, TypedDict
@@ -21,6 +22,22 @@ class Citation(TypedDict):
     """A clause as a verdict cites it."""
     statement: str
     sources: list[dict[str, str]]   # each a document and its section
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A rule as a verdict cites it under one variant (``Variant.citation``): the clause the variant
+    cites, its statement, its sources (document and section) in the variant's documents, and the
+    referee's rulings (``dec.*`` ids of the variant's decisions) that the answer rests on."""
+    clause: str
+    statement: str
+    sources: tuple[tuple[str, str], ...]
+    rulings: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"clause": self.clause, "statement": self.statement,
+                "sources": [{"document": d, "section": s} for d, s in self.sources],
+                "rulings": list(self.rulings)}
 
 
 @functools.lru_cache(maxsize=1)

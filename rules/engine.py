@@ -25,7 +25,7 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          REFEREE_FIRST_DRAW_WITHOUT_UPCARD, REFEREE_FULL_SET_JOKER_ONE_NATURAL,
                          TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
-from .clauses import citation
+from .clauses import Cited, citation
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .melds import (ACE_CLAUSE, Failure, Meld, MeldDict, Slot, Token, extend_run, extend_set, is_identical,
@@ -43,11 +43,20 @@ class Violation:
     step: int | None = None
     ambiguous: bool = False
     readings: tuple[MeldDict, ...] = ()
-    documents: tuple[str, ...] = ()  # the variant's source documents, to cite only their sections
+    cited: Cited | None = None  # how the variant cites it: set by cited_by, as for every violation a verdict holds
+
+    def cited_by(self, variant: Variant) -> "Violation":
+        """This violation as ``variant`` cites it (``Variant.citation``: the variant's clause for the
+        rule, its statement, sources and the rulings it rests on)."""
+        cited = variant.citation(self.clause)
+        return replace(self, clause=cited.clause, cited=cited)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"clause": self.clause, "message": self.message,
-                               **citation(self.clause, self.documents)}
+        out: dict[str, Any] = {"message": self.message}
+        if self.cited is not None:
+            out.update(self.cited.to_dict())
+        else:  # a violation no variant has cited yet: the registry's own citation, no ruling
+            out.update(clause=self.clause, **citation(self.clause), rulings=[])
         if self.step is not None:
             out["step"] = self.step
         if self.ambiguous:
@@ -99,7 +108,7 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
         try:
             current = _apply(variant, current, step, events, pointer("actions", i) if isinstance(action, TurnAction) else "")
         except Illegal as exc:
-            v = replace(exc.violation, clause=variant.cite(exc.violation.clause), documents=variant.documents)
+            v = exc.violation.cited_by(variant)
             if isinstance(action, TurnAction):
                 v = replace(v, step=i)
             return Verdict(False, (v,), state, ())

@@ -448,8 +448,7 @@ def adjudicate_game(variant: Variant, game: Game, action: GameAction | Action,
         else:
             new, hand = _hand_action(variant, game, action, events)
     except Illegal as exc:
-        return GameVerdict(False, (replace(exc.violation, clause=variant.cite(exc.violation.clause),
-                                           documents=variant.documents),), game, ())
+        return GameVerdict(False, (exc.violation.cited_by(variant),), game, ())
     except _HandIllegal as exc:
         return GameVerdict(False, exc.verdict.violations, game, ())
     return GameVerdict(True, (), new, tuple(events), hand)

@@ -20,7 +20,6 @@ from typing import Any, Mapping
 from .cards import CardError, parse_card
 from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR,
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER)
-from .clauses import citation
 from .engine import Illegal
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
@@ -101,9 +100,8 @@ def score_sheet(variant: Variant, players: list[str], hands: list[Any], stakes: 
         try:
             game = _apply_entry(variant, game, i, entry, events)
         except _Inconsistent as exc:
-            clause = variant.cite(exc.clause)
-            inconsistency = {"hand": i + 1, "pointer": exc.where, "clause": clause, "message": exc.message,
-                             **citation(clause, variant.documents)}
+            inconsistency = {"hand": i + 1, "pointer": exc.where, "message": exc.message,
+                             **variant.citation(exc.clause).to_dict()}
             break
     return {
         "stakes": dict(game.stakes),

@@ -19,7 +19,7 @@ import jsonschema
 import orjson
 import yaml
 
-from .clauses import registry
+from .clauses import Cited, citation, registry
 from .errors import InvalidRules, Problem, UnknownVariant, pointer
 from .params import RULES_SCHEMA, Rules, load_rules
 
@@ -136,12 +136,38 @@ class Variant:
             return str(fixed["otherwise"])
         return cited
 
+    def citation(self, clause: str) -> Cited:
+        """How a verdict under this variant cites the rule the engine names ``clause``: the clause
+        ``cite`` gives, its statement and sources (the sections of this variant's documents), and the
+        rulings it rests on (``rulings``).  Every violation is built from this (a verdict, a game
+        verdict, a score sheet's inconsistency, a meld check)."""
+        cited = self.cite(clause)
+        c = citation(cited, self.documents)
+        return Cited(cited, c["statement"], tuple((s["document"], s["section"]) for s in c["sources"]),
+                     self.rulings(cited))
+
+    def rulings(self, clause: str) -> tuple[str, ...]:
+        """The rulings (ids of this variant's ``decisions``) a verdict citing ``clause`` rests on: each
+        decision names under its ``clauses`` the rules it decides, by the id the engine names or the
+        variant's own; a decision touches the clause it names and the clause this variant cites for
+        it (``cite``: its clause_map, or the ``otherwise`` of a number a house rule changed).  In the
+        variant file's order."""
+        return self._ruling_index.get(clause, ())
+
+    @functools.cached_property
+    def _ruling_index(self) -> Mapping[str, tuple[str, ...]]:
+        index: dict[str, list[str]] = {}
+        for decision in self.decisions:
+            for named in decision.get("clauses", ()):
+                for key in (named, self.cite(named)):
+                    ids = index.setdefault(key, [])
+                    if decision["id"] not in ids:
+                        ids.append(decision["id"])
+        return MappingProxyType({k: tuple(v) for k, v in index.items()})
+
     def parameter(self, pointer: str) -> Any:
         """The value of one parameter, by its JSON pointer into ``parameters`` (``/opening/minimum``)."""
-        value: Any = self.params
-        for token in pointer.lstrip("/").split("/"):
-            value = value[token.replace("~1", "/").replace("~0", "~")]
-        return value
+        return _resolve(self.params, pointer)
 
     @property
     def pack_size(self) -> int:
@@ -276,6 +302,7 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
     if not path.is_file():
         raise UnknownVariant(Problem("/variant", f"no variant {variant_id!r}; known: {', '.join(variant_ids(directory))}"))
     data = _load_file(path)
+    own_decisions: list[dict[str, Any]] = list(data.get("decisions") or [])
     adopt = data.get("adopt_decisions")
     if isinstance(adopt, dict) and isinstance(adopt.get("ids"), list):
         source = {d["id"]: d for d in _thaw(_load_variant(str(adopt.get("from")), directory).decisions)}
@@ -298,9 +325,43 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
     if data["id"] != variant_id:
         raise InvalidRules(Problem("/id", f"{path.name}: id {data['id']!r} does not match the file name"))
     typed = _check_parameters(data["parameters"], "/parameters")
+    _check_decisions(data, own_decisions, path.name)
     return Variant(data["id"], data["name"], data["family"], data.get("extends"),
                    _freeze(data["sources"]), tuple(data["clauses"]), _freeze(data.get("decisions", [])),
                    _freeze(data["parameters"]), typed, _freeze(data.get("clause_map", {})))
+
+
+def _check_decisions(data: dict[str, Any], own: list[dict[str, Any]], name: str) -> None:
+    """A ruling's links, checked where it is written (a decision a file inherits or adopts is
+    checked in the file that rules it): every clause it names is in the registry and one this
+    variant plays under (its ``clauses``, either side of its ``clause_map``, or a referee clause),
+    and its ``switch`` names a parameter of the variant."""
+    played = set(data["clauses"]) | set(data.get("clause_map") or {}) | set((data.get("clause_map") or {}).values())
+    problems = []
+    positions = {id(d): i for i, d in enumerate(data.get("decisions") or [])}
+    for decision in own:
+        at = f"/decisions/{positions.get(id(decision), 0)}"
+        for k, clause in enumerate(decision["clauses"]):
+            if clause not in registry():
+                problems.append(Problem(f"{at}/clauses/{k}", f"{name}: {decision['id']} names {clause!r}, which is not in the clause registry"))
+            elif clause not in played and not clause.startswith("referee."):
+                problems.append(Problem(f"{at}/clauses/{k}", f"{name}: {decision['id']} names {clause!r}, which {data['id']} does not play under"))
+        switch = decision.get("switch")
+        if switch is not None:
+            try:
+                _resolve(data["parameters"], switch)
+            except (KeyError, TypeError):
+                problems.append(Problem(f"{at}/switch", f"{name}: {decision['id']} switches {switch!r}, which is not a parameter"))
+    if problems:
+        raise InvalidRules(problems)
+
+
+def _resolve(params: Mapping[str, Any], pointer: str) -> Any:
+    """The value at a JSON pointer into a variant's parameters (KeyError when there is none)."""
+    value: Any = params
+    for token in pointer.lstrip("/").split("/"):
+        value = value[token.replace("~1", "/").replace("~0", "~")]
+    return value
 
 
 def variant_ids(directory: str | Path = VARIANT_DIR) -> list[str]:

@@ -4,9 +4,11 @@ files of the suite (``vectors/<variant>/<topic>.json``).
 A source vector may describe its state compactly with ``setup``: the builder completes it into a
 full, conserved state by putting every card of the variant's pack that the setup does not place
 into the stock (after any ``stock_top`` cards, in the pack's documented order), or into the discard
-pile (below the given discards) with ``fill: discard``.  Nothing else is computed: the expected
-verdicts are written by hand.  ``python -m kalooki_referee.vectors.build`` rewrites the JSON files; ``--check``
-fails if any is out of date.
+pile (below the given discards) with ``fill: discard``.  The expected verdicts are written by hand;
+the builder adds only, beside each violated clause a vector expects, the rulings the variant file
+links to that clause (its decisions' ``clauses``, ``Variant.rulings``): they are part of the
+variant's rules, written once there.  ``python -m kalooki_referee.vectors.build`` rewrites the JSON files;
+``--check`` fails if any is out of date.
 """
 from __future__ import annotations
 
@@ -137,6 +139,25 @@ def _canonical_expected(expected: dict) -> dict:
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML has it
 
 
+# Where an answer names a violated clause, by endpoint: the pointer of its clause in `response`, or
+# (adjudicate) the verdict's `violations`; the rulings sit beside the clause.
+_CLAUSE_POINTERS = ("/violation/clause", "/inconsistency/clause")
+
+
+def _with_rulings(expected: dict, variant_id: str, rules: dict | None) -> dict:
+    """``expected`` with the rulings each violated clause it names rests on under the variant."""
+    if expected.get("status", 200) != 200:
+        return expected
+    variant = load_variant(variant_id, rules)
+    response = dict(expected.get("response", {}))
+    for i, clause in enumerate(expected.get("violations", [])):
+        response.setdefault(f"/violations/{i}/rulings", list(variant.rulings(clause)))
+    for ptr in _CLAUSE_POINTERS:
+        if ptr in response:
+            response.setdefault(ptr.rsplit("/", 1)[0] + "/rulings", list(variant.rulings(response[ptr])))
+    return {**expected, "response": response} if response else expected
+
+
 def _source(path: Path) -> dict:
     """A source file, parsed once per build (inherited topics read their parent's files again and
     again), as a fresh copy the caller may change."""
@@ -204,7 +225,8 @@ def build_file(path: Path) -> dict:
                "source": src["source"]}
         if src.get("decision"):
             vec["decision"] = src["decision"]
-        vec.update({"endpoint": endpoint, "request": request, "expected": _canonical_expected(src["expected"])})
+        expected = _with_rulings(_canonical_expected(src["expected"]), vid, request.get("rules"))
+        vec.update({"endpoint": endpoint, "request": request, "expected": expected})
         vectors.append(vec)
     out = {"$schema": "../vector-file.schema.json", "suite": SUITE, "suite_version": SUITE_VERSION,
            "variant": variant_id, "topic": topic}

@@ -1,0 +1,87 @@
+"""The rules as resources: the source documents, the clauses and each variant's rulings, as
+``GET /v1/sources``, ``GET /v1/clauses`` and ``GET /v1/variants/{id}/rulings`` serve them.
+
+Everything here is read from the clause registry (``rules/clauses.yaml``, ``rules/referee-clauses.yaml``)
+and the variant files, once: the answers are the same for the life of the process."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Mapping
+
+from kalooki_referee.rules import all_variants
+from kalooki_referee.rules.clauses import documents, registry
+from kalooki_referee.rules.variant import Variant
+
+
+def _source(document: str, section: str) -> dict[str, str]:
+    """A cited place: the document's id, the section's heading and the document's title."""
+    return {"document": document, "section": section, "title": str(documents()[document]["title"])}
+
+
+def ruling_source(text: str) -> tuple[str, str]:
+    """A ruling's source as its variant file writes it, ``"pagat: The play"``: (document, section)."""
+    document, _, section = text.partition(": ")
+    return document, section
+
+
+def ruling(decision: Mapping[str, Any]) -> dict[str, Any]:
+    """One ruling of a variant file (a ``decisions`` entry) as the API serves it."""
+    return {"id": decision["id"], "ruling": decision["ruling"], "reason": decision["reason"],
+            "sources": [_source(*ruling_source(s)) for s in decision.get("sources", ())],
+            "switch": decision.get("switch"), "clauses": list(decision["clauses"])}
+
+
+def variant_rulings(variant: Variant) -> dict[str, Any]:
+    return {"variant": variant.id, "rulings": [ruling(d) for d in variant.decisions]}
+
+
+@functools.lru_cache(maxsize=1)
+def clauses() -> Mapping[str, dict[str, Any]]:
+    """Every registered clause (the catalogue's and the referee's own), by id, with the parameters
+    that switch it and the rulings that touch it in any variant this referee plays: the rulings a
+    verdict citing it names (``Variant.rulings``), with or without house rules (a clause that is the
+    ``otherwise`` of another, cited where a house rule changes that one's number, is touched by that
+    one's rulings)."""
+    variants = all_variants()
+    stands_for: dict[str, set[str]] = {}
+    for cid, c in registry().items():
+        if c.get("parameter"):
+            stands_for.setdefault(str(c["parameter"]["otherwise"]), set()).add(cid)
+    out = {}
+    for cid, c in registry().items():
+        cited_as = {cid} | stands_for.get(cid, set())
+        touching = [(v, d) for v in variants for d in v.decisions
+                    if any(d["id"] in v.rulings(x) for x in cited_as)]
+        enforced = c.get("enforced_by") or {}
+        parameters = set(enforced.get("parameters") or ())
+        if c.get("parameter"):
+            parameters.add(c["parameter"]["pointer"])
+        parameters.update(d["switch"] for _, d in touching if d.get("switch"))
+        out[cid] = {
+            "id": cid, "kind": c["kind"], "category": c["category"], "level": c.get("level"),
+            "statement": c["statement"],
+            "sources": [_source(s["document"], s["section"]) for s in c["sources"]],
+            "variants": list(c.get("variants") or ()),
+            "parameters": sorted(parameters),
+            "rulings": sorted({d["id"] for _, d in touching}),
+        }
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def sources() -> Mapping[str, dict[str, Any]]:
+    """Every source document, by id: its title, publisher, address (or null) and every section a
+    clause or a ruling cites."""
+    cited: dict[str, set[str]] = {doc: set() for doc in documents()}
+    for c in registry().values():
+        for s in c["sources"]:
+            cited[s["document"]].add(s["section"])
+    for v in all_variants():
+        for d in v.decisions:
+            for text in d.get("sources", ()):
+                document, section = ruling_source(text)
+                cited[document].add(section)
+    return {doc: {"id": doc, "title": meta["title"], "url": meta.get("url"),
+                  "published_by": meta.get("published_by"), "file": meta["file"],
+                  "sections": sorted(cited[doc])}
+            for doc, meta in documents().items()}

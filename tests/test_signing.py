@@ -1,0 +1,224 @@
+"""Signed rulings: POST /v1/adjudicate?sign=true signs {"request", "answer"} in RFC 8785 form with
+Ed25519; GET /v1/keys publishes the key; kalooki-referee verify checks a saved ruling offline, and
+fails when one byte of the request or of the answer is altered."""
+from __future__ import annotations
+
+import base64
+import json
+import runpy
+import tomllib
+from pathlib import Path
+
+import pytest
+import rfc8785
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+from kalooki_referee.api import create_app
+from kalooki_referee.api.signing import EPHEMERAL_ENV, KEY_ENV, KEY_FILE_ENV, SigningKeyError
+from kalooki_referee import cli
+from kalooki_referee.api.verify import verify_main
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = (KEY_FILE_ENV, KEY_ENV, EPHEMERAL_ENV)
+
+
+@pytest.fixture
+def no_key(monkeypatch):
+    for name in ENV:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def _app():
+    return create_app({"TESTING": True})
+
+
+def _request_text() -> bytes:
+    return (ROOT / "examples" / "out-of-turn.json").read_bytes()
+
+
+def _signed(client, body: bytes = None):
+    body = body if body is not None else _request_text()
+    response = client.post("/v1/adjudicate?sign=true", data=body, content_type="application/json")
+    assert response.status_code == 200, response.data[:300]
+    return response
+
+
+def _save(tmp_path: Path, request_bytes: bytes, answer_bytes: bytes, keys: dict) -> dict[str, Path]:
+    paths = {"request": tmp_path / "request.json", "answer": tmp_path / "answer.json", "keys": tmp_path / "keys.json"}
+    paths["request"].write_bytes(request_bytes)
+    paths["answer"].write_bytes(answer_bytes)
+    paths["keys"].write_text(json.dumps(keys), encoding="utf-8")
+    return paths
+
+
+def _check(paths: dict[str, Path]) -> int:
+    return verify_main(["--request", str(paths["request"]), "--answer", str(paths["answer"]),
+                        "--keys", str(paths["keys"])])
+
+
+def test_a_signed_ruling_verifies_with_the_published_key(no_key, tmp_path, capsys):
+    client = _app().test_client()
+    response = _signed(client)
+    keys = client.get("/v1/keys").get_json()
+    [published] = keys["keys"]
+    assert published["alg"] == "Ed25519" and published["ephemeral"] is True
+    answer = response.get_json()
+    assert answer["signature"]["alg"] == "Ed25519" and answer["signature"]["key_id"] == published["key_id"]
+    # what is signed: the RFC 8785 form (the rfc8785 package) of the request and the answer less its signature
+    public = Ed25519PublicKey.from_public_bytes(base64.b64decode(published["public_key"]))
+    unsigned = {k: v for k, v in answer.items() if k != "signature"}
+    public.verify(base64.b64decode(answer["signature"]["value"]),
+                  rfc8785.dumps({"request": json.loads(_request_text()), "answer": unsigned}))
+    # signing adds the signature and changes nothing else
+    plain = client.post("/v1/adjudicate", data=_request_text(), content_type="application/json").get_json()
+    assert unsigned == plain
+    # offline, both ways of giving the ruling and the key
+    paths = _save(tmp_path, _request_text(), response.data, keys)
+    assert _check(paths) == 0
+    assert "verified" in capsys.readouterr().out
+    ruling = tmp_path / "ruling.json"
+    ruling.write_text(json.dumps({"request": json.loads(_request_text()), "answer": answer}), encoding="utf-8")
+    assert verify_main([str(ruling), "--public-key", published["public_key"]]) == 0
+
+
+def test_the_same_request_gets_the_same_signed_bytes(no_key):
+    client = _app().test_client()
+    assert _signed(client).data == _signed(client).data
+    # the same request written differently (spacing, key order) is the same request
+    reordered = json.dumps(dict(reversed(list(json.loads(_request_text()).items()))), indent=3).encode()
+    assert _signed(client, reordered).data == _signed(client).data
+
+
+def test_altering_one_byte_of_the_request_or_the_answer_fails(no_key, tmp_path, capsys):
+    client = _app().test_client()
+    request_bytes, answer_bytes = _request_text(), _signed(client).data
+    keys = client.get("/v1/keys").get_json()
+    paths = _save(tmp_path, request_bytes, answer_bytes, keys)
+    assert _check(paths) == 0
+    for part, original in (("request", request_bytes), ("answer", answer_bytes)):
+        outcomes = set()
+        for at in range(0, len(original), 4):
+            altered = bytearray(original)
+            altered[at] ^= 0x01
+            paths[part].write_bytes(bytes(altered))
+            outcome = _check(paths)
+            assert outcome != 0, (part, at, bytes(altered[max(0, at - 20):at + 20]))
+            outcomes.add(outcome)
+        paths[part].write_bytes(original)
+        assert 1 in outcomes, part  # some alterations still parse: the signature itself refuses them
+    capsys.readouterr()
+    assert _check(paths) == 0
+
+
+def test_a_ruling_does_not_verify_with_another_key_or_for_another_request(no_key, tmp_path):
+    client = _app().test_client()
+    answer_bytes = _signed(client).data
+    other = _app().test_client().get("/v1/keys").get_json()  # another app: another ephemeral key
+    paths = _save(tmp_path, _request_text(), answer_bytes, other)
+    assert _check(paths) == 1
+    paths = _save(tmp_path, (ROOT / "examples" / "first-turn.json").read_bytes(), answer_bytes,
+                  client.get("/v1/keys").get_json())
+    assert _check(paths) == 1
+    unsigned = json.loads(answer_bytes)
+    del unsigned["signature"]
+    paths["request"].write_bytes(_request_text())
+    paths["answer"].write_text(json.dumps(unsigned), encoding="utf-8")
+    assert _check(paths) == 1
+
+
+def test_a_configured_raw_key_signs_and_is_published_as_not_ephemeral(no_key):
+    private = Ed25519PrivateKey.generate()
+    raw = private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                serialization.NoEncryption())
+    no_key.setenv(KEY_ENV, base64.b64encode(raw).decode())
+    first, second = _app().test_client(), _app().test_client()
+    [key] = first.get("/v1/keys").get_json()["keys"]
+    assert key["ephemeral"] is False
+    assert base64.b64decode(key["public_key"]) == private.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    assert second.get("/v1/keys").get_json()["keys"] == [key]
+    assert _signed(first).data == _signed(second).data  # two instances, one key: the same bytes
+
+
+def test_a_configured_pem_key_file_wins(no_key, tmp_path):
+    private = Ed25519PrivateKey.generate()
+    pem = tmp_path / "referee-key.pem"
+    pem.write_bytes(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                          serialization.NoEncryption()))
+    no_key.setenv(KEY_FILE_ENV, str(pem))
+    no_key.setenv(KEY_ENV, base64.b64encode(b"\x01" * 32).decode())
+    [key] = _app().test_client().get("/v1/keys").get_json()["keys"]
+    assert key["ephemeral"] is False
+    assert key["public_key"] == base64.b64encode(private.public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw)).decode()
+
+
+@pytest.mark.parametrize("name, value, words", [
+    (KEY_ENV, "not base64!", "not base64"),
+    (KEY_ENV, base64.b64encode(b"\x01" * 31).decode(), "31 bytes"),
+    (KEY_FILE_ENV, "/nonexistent/referee-key.pem", "cannot read"),
+    (KEY_FILE_ENV, "x25519", "not an Ed25519 key"),
+    (KEY_FILE_ENV, "garbage", "not an unencrypted PEM private key"),
+])
+def test_a_bad_key_configuration_stops_the_start(no_key, tmp_path, name, value, words):
+    if value == "x25519":
+        value = str(tmp_path / "x.pem")
+        Path(value).write_bytes(X25519PrivateKey.generate().private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+    elif value == "garbage":
+        value = str(tmp_path / "g.pem")
+        Path(value).write_text("-----BEGIN PRIVATE KEY-----\nnope\n-----END PRIVATE KEY-----\n")
+    no_key.setenv(name, value)
+    with pytest.raises(SigningKeyError, match=words):
+        _app()
+
+
+def test_gunicorn_gives_every_worker_the_same_ephemeral_key(no_key):
+    runpy.run_path(str(ROOT / "api" / "gunicorn_conf.py"))  # the master reads its configuration once
+    first, second = _app().test_client(), _app().test_client()  # two workers build their apps
+    keys = first.get("/v1/keys").get_json()
+    assert keys == second.get("/v1/keys").get_json() and keys["keys"][0]["ephemeral"] is True
+    no_key.setenv(KEY_ENV, base64.b64encode(b"\x02" * 32).decode())
+    no_key.delenv(EPHEMERAL_ENV)
+    runpy.run_path(str(ROOT / "api" / "gunicorn_conf.py"))
+    assert _app().test_client().get("/v1/keys").get_json()["keys"][0]["ephemeral"] is False
+
+
+@pytest.mark.parametrize("query, signed", [("", False), ("?sign=false", False), ("?sign=true", True)])
+def test_signing_is_asked_for(no_key, query, signed):
+    response = _app().test_client().post("/v1/adjudicate" + query, data=_request_text(),
+                                         content_type="application/json")
+    assert response.status_code == 200 and ("signature" in response.get_json()) is signed
+
+
+@pytest.mark.parametrize("value", ["yes", "1", "TRUE", ""])
+def test_a_bad_sign_option_is_a_400_problem(no_key, value):
+    response = _app().test_client().post(f"/v1/adjudicate?sign={value}", data=_request_text(),
+                                         content_type="application/json")
+    assert response.status_code == 400 and response.mimetype == "application/problem+json"
+
+
+def test_kalooki_referee_verify_checks_a_ruling(no_key, tmp_path, capsys):
+    # the installed command: `kalooki-referee verify` is the console script's subcommand
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    assert scripts["kalooki-referee"] == "kalooki_referee.cli:main"
+    client = _app().test_client()
+    answer = _signed(client).get_json()
+    [published] = client.get("/v1/keys").get_json()["keys"]
+    ruling = tmp_path / "ruling.json"
+    ruling.write_text(json.dumps({"request": json.loads(_request_text()), "answer": answer}), encoding="utf-8")
+    assert cli.main(["verify", str(ruling), "--public-key", published["public_key"]]) == 0
+    answer["legal"] = not answer["legal"]
+    ruling.write_text(json.dumps({"request": json.loads(_request_text()), "answer": answer}), encoding="utf-8")
+    assert cli.main(["verify", str(ruling), "--public-key", published["public_key"]]) == 1
+
+
+def test_the_verify_command_says_what_it_cannot_read(tmp_path, capsys):
+    missing = str(tmp_path / "missing.json")
+    assert verify_main([missing, "--public-key", base64.b64encode(b"\x00" * 32).decode()]) == 2
+    with pytest.raises(SystemExit) as exit_:
+        verify_main(["--public-key", "AAAA"])  # no ruling at all
+    assert exit_.value.code == 2
