@@ -21,8 +21,11 @@ def create_app(config: dict | None = None) -> Flask:
     from .docs import bp as docs
     from .page import bp as page_bp
     from .signing import load_key
-    # the key rulings are signed with: configured in the environment, else ephemeral (GET /v1/keys)
-    app.extensions["kalooki_signing_key"] = load_key(os.environ)
+    # the key rulings are signed with: configured in the environment (or the app's config, which
+    # takes precedence: the examples of openapi.yaml sign with a published example key), else
+    # ephemeral (GET /v1/keys)
+    app.extensions["kalooki_signing_key"] = load_key(
+        {**os.environ, **{k: v for k, v in app.config.items() if k.startswith("KALOOKI_SIGNING_KEY")}})
     from .routes import bp, warm
     app.register_blueprint(bp)
     app.register_blueprint(page_bp)

@@ -24,9 +24,12 @@ def openapi_text() -> str:
     return OPENAPI_PATH.read_text(encoding="utf-8")
 
 
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML has it: the document is long
+
+
 @functools.lru_cache(maxsize=1)
 def openapi_document() -> dict:
-    return yaml.safe_load(openapi_text())
+    return yaml.load(openapi_text(), Loader=YAML_LOADER)
 
 
 def _rewrite(node: Any, fn: Any) -> Any:

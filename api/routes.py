@@ -277,7 +277,15 @@ def variant_rulings_route(variant_id: str):
 
 @bp.get("/v1/clauses")
 def clauses_route():
-    return _json({"clauses": list(resources.clauses().values())})
+    """Every clause; ``?variant=`` keeps those the variant plays under, ``?category=`` those of a topic."""
+    found = list(resources.clauses().values())
+    variant_id = request.args.get("variant")
+    if variant_id is not None:
+        found = [c for c in found if load_variant(variant_id).id in c["variants"]]  # 404 when unknown
+    category = request.args.get("category")
+    if category is not None:
+        found = [c for c in found if c["category"] == category]
+    return _json({"clauses": found})
 
 
 @bp.get("/v1/clauses/<clause_id>")

@@ -1,0 +1,1 @@
+"""Development tools of the Kalooki referee (not part of the service)."""
