@@ -1,10 +1,12 @@
-"""Every vector through the engine directly and through the Flask test client; the suite's files
-are linted and up to date; and every hand-level and game-level British clause is covered as its
-kind asks."""
+"""Every vector once through the engine directly (the adjudications) and once through the Flask test
+client; the suite's files are linted and up to date with their sources; the export gives the same
+vectors as the grouped files with their manifests; and every hand-level and game-level clause is
+covered as its kind asks.  Running the suite again over a real HTTP server, and against a
+deliberately wrong implementation, are slow checks (tests/test_conformance.py)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import time
 
 import pytest
 
@@ -14,8 +16,8 @@ from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.game import adjudicate_game, game_action_from_dict, game_from_dict
 from kalooki_referee.vectors import build, lint
 from kalooki_referee.vectors.coverage import coverage, format_report
-from kalooki_referee.vectors.runner import in_process_poster, run_vector
-from kalooki_referee.vectors.suite import compare, load_vectors
+from kalooki_referee.vectors.runner import export, in_process_poster, run_vector
+from kalooki_referee.vectors.suite import ROOT, compare, load_vectors
 
 VECTORS = load_vectors()
 ADJUDICATE = [v for v in VECTORS if v.endpoint == "adjudicate"]
@@ -76,7 +78,49 @@ def test_vector_files_lint_clean():
 
 
 def test_vector_files_are_built_from_their_sources():
+    t0 = time.process_time()
     assert build.main(["--check"]) == 0
+    assert time.process_time() - t0 < 10, "the sync check must stay cheap"
+
+
+def test_the_committed_suite_is_small():
+    # the grouped files and manifests, without the YAML sources: well under the 2 MB the issue allows
+    # for the whole folder (the sources are about 0.6 MB)
+    size = sum(p.stat().st_size for p in ROOT.glob("*/*.json"))
+    assert size < 1_200_000, size
+
+
+def test_the_export_holds_the_same_vectors_as_the_grouped_files(tmp_path):
+    count = export(tmp_path)
+    exported = load_vectors(tmp_path)
+    assert count == len(exported) == len(VECTORS)
+    assert [v.id for v in exported] == [v.id for v in VECTORS]
+    assert [v.data for v in exported] == [v.data for v in VECTORS]  # whole requests and expectations
+    assert all(p.suffix == ".jsonl" for p in tmp_path.rglob("*") if p.is_file())
+    assert lint.lint(tmp_path) == []
+
+
+def test_inheritance_is_resolved_from_the_manifests():
+    manifests = {p.parent.name: json.loads(p.read_text()) for p in ROOT.glob("*/inherited.json")}
+    assert len(manifests) == 17 and all("inherits" in m and "groups" not in m for m in manifests.values())
+    by_variant = {}
+    for v in VECTORS:
+        by_variant.setdefault(v.variant, []).append(v)
+    parent = {v.id: v for v in by_variant["british"]}
+    for variant, manifest in manifests.items():
+        spec = manifest["inherits"]
+        inherited = [v for v in by_variant[variant] if v.file == f"{variant}/inherited.json"]
+        assert inherited, variant
+        excluded_ids = {e["id"] for e in spec["exclude"]}
+        excluded_clauses = {e["clause"] for e in spec["exclude_clauses"]}
+        for v in inherited:
+            origin = parent[v.data["description"].rsplit("(Inherited from ", 1)[1].rstrip(".)")]
+            assert origin.id not in excluded_ids and not set(origin.data["clauses"]) & excluded_clauses
+            assert v.expected == origin.expected and v.data["clauses"] == origin.data["clauses"]
+            assert v.data["request"]["variant"] == variant
+        names = {v.data["description"].rsplit("(Inherited from ", 1)[1].rstrip(".)") for v in inherited}
+        for pid in excluded_ids:
+            assert pid not in names
 
 
 HAND_LEVEL_DONE = variant_ids()  # every variant present is covered in full
