@@ -149,3 +149,58 @@ def test_coverage_detects_a_gap():
     kept = [v for v in VECTORS if victim not in v.data["clauses"]]
     rows = {r.clause: r for r in coverage(kept, "british", level="hand")}
     assert not rows[victim].covered
+
+
+def test_every_endpoint_of_the_capabilities_has_vectors():
+    from kalooki_referee.vectors.runner import in_process_target
+    status, caps = in_process_target().get("/v1/capabilities")
+    assert status == 200
+    assert caps["vector_suite"]["version"] == (ROOT / "VERSION").read_text().strip()
+    endpoints = {v.endpoint for v in VECTORS}
+    assert set(caps["endpoints"]) <= endpoints, set(caps["endpoints"]) - endpoints
+    replay = [v.expected.get("response", {}) for v in VECTORS if v.endpoint == "replay"]
+    assert any("/first_illegal/index" in r for r in replay)  # the first illegal step
+    assert any("/altered/index" in r for r in replay)  # an altered hash
+    assert any("/final/result/winner" in r for r in replay)  # a hand played to its end
+    assert len([v for v in VECTORS if v.endpoint == "legal-actions"]) >= 12
+    # a refused request names its problem's code as well as its pointers
+    for v in VECTORS:
+        if v.expected.get("status", 200) >= 400:
+            assert v.expected.get("problem") and v.expected.get("problems"), v.id
+
+
+def test_every_scoring_model_has_score_sheet_vectors():
+    models = {load_variant(v).rules.scoring.model for v in variant_ids()}
+    covered = {load_variant(v.variant).rules.scoring.model for v in VECTORS
+               if v.endpoint == "scoresheet" and v.expected.get("status", 200) == 200}
+    assert models <= covered, models - covered
+
+
+# The listing's order, stated here on its own: by kind (an owed announcement; a draw or the
+# dealer's pass; melds; builds; joker exchanges; discards), then by the wire form written as JSON
+# with sorted keys.
+KIND_RANK = {"announce": 0, "draw": 1, "pass": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS if v.endpoint == "legal-actions"
+                                    and v.expected.get("status", 200) == 200], ids=lambda v: v.id)
+def test_a_legal_actions_vector_lists_only_accepted_actions_in_canonical_order(vector):
+    # the recorded listings are not taken on trust: every action listed is one the engine accepts
+    # in that position, the order is the canonical one, a cut list keeps every discard, and an
+    # uncut list is what checking every candidate with the engine gives
+    from kalooki_referee.rules.legal import legal_actions
+    req = vector.data["request"]
+    variant = load_variant(req["variant"], req.get("rules"))
+    state = state_from_dict(req["state"], variant)
+    listed = vector.expected["response"]["/actions"]
+    cap = req.get("cap", 400)
+    assert len(listed) <= cap
+    for action in listed:
+        assert adjudicate(variant, state, action_from_dict(action)).legal, action
+    keys = [(KIND_RANK[a["type"]], json.dumps(a, sort_keys=True)) for a in listed]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    if vector.expected["response"]["/truncated"]:
+        if state.phase == "play" and not state.turn.must_use and not state.turn.pending_jokers:
+            assert any(a["type"] == "discard" for a in listed)  # a cut list stays playable
+    else:
+        assert legal_actions(variant, state, cap, verify_all=True)["actions"] == listed

@@ -166,23 +166,23 @@ def _request(src: dict, variant_id: str, where: str) -> tuple[dict, str]:
     not place (``stock`` unless the setup filled the discard pile)."""
     vid = src.get("variant", variant_id)
     rules = src.get("rules")
+    endpoint = src.get("endpoint", "adjudicate")
+    request: dict = {"variant": vid}
+    if rules:
+        request["rules"] = rules
     fill = "stock"
-    if "request" in src:
-        request = {"variant": vid, **src["request"]}
-    elif "game_setup" in src:
-        request = {"variant": vid}
-        if rules:
-            request["rules"] = rules
-        request["game"] = expand_game(src["game_setup"], vid, rules, where)
-        request["action"] = src["action"]
+    position = None
+    if "game_setup" in src:
+        position = {"game": expand_game(src["game_setup"], vid, rules, where)}
         fill = (src["game_setup"].get("hand") or {}).get("fill", "stock")
-    else:
-        request = {"variant": vid}
-        if rules:
-            request["rules"] = rules
-        request["state"] = expand_setup(src["setup"], vid, rules, where)
-        request["action"] = src["action"]
+    elif "setup" in src:
+        position = {"state": expand_setup(src["setup"], vid, rules, where)}
         fill = src["setup"].get("fill", "stock")
+    if position is not None:  # a replay starts from it; every other endpoint reads it at the top
+        request.update({"start": position} if endpoint == "replay" else position)
+    request.update(src.get("request", {}))
+    if "action" in src:
+        request["action"] = src["action"]
     return request, fill
 
 
