@@ -501,11 +501,13 @@ def _full_validator_accepts(component, body):
     return not list(openapi._validator(component).iter_errors(body))
 
 
+@pytest.mark.slow  # it walks every vector's request again, through both validators
 def test_the_fast_validator_agrees_with_the_full_one_on_every_vector_request():
     from kalooki_referee.api import openapi
     from kalooki_referee.vectors.suite import load_vectors
     components = {"adjudicate": "AdjudicateRequest", "deal": "DealRequest", "melds/check": "MeldCheckRequest",
-                  "games": "GameStartRequest", "scoresheet": "ScoreSheetRequest"}
+                  "games": "GameStartRequest", "scoresheet": "ScoreSheetRequest", "replay": "ReplayRequest",
+                  "legal-actions": "LegalActionsRequest"}
     seen = set()
     for v in load_vectors():
         body = v.data["request"]

@@ -99,7 +99,7 @@ def test_readme_first_command_installs_and_serves(tmp_path):
                 assert server.poll() is None, "README's first command stopped before serving"
                 assert time.monotonic() < deadline, "README's first command did not serve within 10 minutes"
                 time.sleep(0.5)
-        for path in ("/v1/variants", "/openapi.yaml"):
+        for path in ("/", "/docs", "/v1/variants", "/openapi.yaml"):
             with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
                 assert response.status == 200
     finally:

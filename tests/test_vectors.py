@@ -1,10 +1,13 @@
-"""Every vector through the engine directly and through the Flask test client; the suite's files
-are linted and up to date; and every hand-level and game-level British clause is covered as its
-kind asks."""
+"""Every vector once through the engine directly (the adjudications) and once through the Flask test
+client; the suite's files are linted and up to date with their sources; the export gives the same
+vectors as the grouped files with their manifests; and every hand-level and game-level clause is
+covered as its kind asks.  Running the suite again over a real HTTP server, and against a
+deliberately wrong implementation, are slow checks (tests/test_conformance.py)."""
 from __future__ import annotations
 
+import copy
 import json
-from pathlib import Path
+import time
 
 import pytest
 
@@ -14,8 +17,8 @@ from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.game import adjudicate_game, game_action_from_dict, game_from_dict
 from kalooki_referee.vectors import build, lint
 from kalooki_referee.vectors.coverage import coverage, format_report
-from kalooki_referee.vectors.runner import in_process_poster, run_vector
-from kalooki_referee.vectors.suite import compare, load_vectors
+from kalooki_referee.vectors.runner import export, in_process_poster, run_vector
+from kalooki_referee.vectors.suite import ROOT, compare, load_vectors, with_variant_rulings
 
 VECTORS = load_vectors()
 ADJUDICATE = [v for v in VECTORS if v.endpoint == "adjudicate"]
@@ -76,7 +79,55 @@ def test_vector_files_lint_clean():
 
 
 def test_vector_files_are_built_from_their_sources():
+    t0 = time.process_time()
     assert build.main(["--check"]) == 0
+    assert time.process_time() - t0 < 10, "the sync check must stay cheap"
+
+
+def test_the_committed_suite_is_small():
+    # the grouped files and manifests, without the YAML sources: well under the 2 MB the issue allows
+    # for the whole folder (the sources are about 0.6 MB)
+    size = sum(p.stat().st_size for p in ROOT.glob("*/*.json"))
+    assert size < 1_200_000, size
+
+
+def test_the_export_holds_the_same_vectors_as_the_grouped_files(tmp_path):
+    count = export(tmp_path)
+    exported = load_vectors(tmp_path)
+    assert count == len(exported) == len(VECTORS)
+    assert [v.id for v in exported] == [v.id for v in VECTORS]
+    assert [v.data for v in exported] == [v.data for v in VECTORS]  # whole requests and expectations
+    assert all(p.suffix == ".jsonl" for p in tmp_path.rglob("*") if p.is_file())
+    assert lint.lint(tmp_path) == []
+
+
+def test_inheritance_is_resolved_from_the_manifests():
+    manifests = {p.parent.name: json.loads(p.read_text()) for p in ROOT.glob("*/inherited.json")}
+    assert len(manifests) == 17 and all("inherits" in m and "groups" not in m for m in manifests.values())
+    by_variant = {}
+    for v in VECTORS:
+        by_variant.setdefault(v.variant, []).append(v)
+    parent = {v.id: v for v in by_variant["british"]}
+    for variant, manifest in manifests.items():
+        spec = manifest["inherits"]
+        inherited = [v for v in by_variant[variant] if v.file == f"{variant}/inherited.json"]
+        assert inherited, variant
+        excluded_ids = {e["id"] for e in spec["exclude"]}
+        excluded_clauses = {e["clause"] for e in spec["exclude_clauses"]}
+        for v in inherited:
+            origin = parent[v.data["description"].rsplit("(Inherited from ", 1)[1].rstrip(".)")]
+            assert origin.id not in excluded_ids and not set(origin.data["clauses"]) & excluded_clauses
+            # the parent's expectation, with the rulings the manifest gives for this variant (the
+            # variant file's: a decision of its own may touch a clause the parent's does not)
+            expected = copy.deepcopy(origin.expected)
+            with_variant_rulings(expected, spec["rulings"])
+            assert v.expected == expected and v.data["clauses"] == origin.data["clauses"]
+            for i, clause in enumerate(expected.get("violations", [])):
+                assert spec["rulings"].get(clause, []) == list(load_variant(variant).rulings(clause))
+            assert v.data["request"]["variant"] == variant
+        names = {v.data["description"].rsplit("(Inherited from ", 1)[1].rstrip(".)") for v in inherited}
+        for pid in excluded_ids:
+            assert pid not in names
 
 
 HAND_LEVEL_DONE = variant_ids()  # every variant present is covered in full
@@ -105,3 +156,58 @@ def test_coverage_detects_a_gap():
     kept = [v for v in VECTORS if victim not in v.data["clauses"]]
     rows = {r.clause: r for r in coverage(kept, "british", level="hand")}
     assert not rows[victim].covered
+
+
+def test_every_endpoint_of_the_capabilities_has_vectors():
+    from kalooki_referee.vectors.runner import in_process_target
+    status, caps = in_process_target().get("/v1/capabilities")
+    assert status == 200
+    assert caps["vector_suite"]["version"] == (ROOT / "VERSION").read_text().strip()
+    endpoints = {v.endpoint for v in VECTORS}
+    assert set(caps["endpoints"]) <= endpoints, set(caps["endpoints"]) - endpoints
+    replay = [v.expected.get("response", {}) for v in VECTORS if v.endpoint == "replay"]
+    assert any("/first_illegal/index" in r for r in replay)  # the first illegal step
+    assert any("/altered/index" in r for r in replay)  # an altered hash
+    assert any("/final/result/winner" in r for r in replay)  # a hand played to its end
+    assert len([v for v in VECTORS if v.endpoint == "legal-actions"]) >= 12
+    # a refused request names its problem's code as well as its pointers
+    for v in VECTORS:
+        if v.expected.get("status", 200) >= 400:
+            assert v.expected.get("problem") and v.expected.get("problems"), v.id
+
+
+def test_every_scoring_model_has_score_sheet_vectors():
+    models = {load_variant(v).rules.scoring.model for v in variant_ids()}
+    covered = {load_variant(v.variant).rules.scoring.model for v in VECTORS
+               if v.endpoint == "scoresheet" and v.expected.get("status", 200) == 200}
+    assert models <= covered, models - covered
+
+
+# The listing's order, stated here on its own: by kind (an owed announcement; a draw or the
+# dealer's pass; melds; builds; joker exchanges; discards), then by the wire form written as JSON
+# with sorted keys.
+KIND_RANK = {"announce": 0, "draw": 1, "pass": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
+
+
+@pytest.mark.parametrize("vector", [v for v in VECTORS if v.endpoint == "legal-actions"
+                                    and v.expected.get("status", 200) == 200], ids=lambda v: v.id)
+def test_a_legal_actions_vector_lists_only_accepted_actions_in_canonical_order(vector):
+    # the recorded listings are not taken on trust: every action listed is one the engine accepts
+    # in that position, the order is the canonical one, a cut list keeps every discard, and an
+    # uncut list is what checking every candidate with the engine gives
+    from kalooki_referee.rules.legal import legal_actions
+    req = vector.data["request"]
+    variant = load_variant(req["variant"], req.get("rules"))
+    state = state_from_dict(req["state"], variant)
+    listed = vector.expected["response"]["/actions"]
+    cap = req.get("cap", 400)
+    assert len(listed) <= cap
+    for action in listed:
+        assert adjudicate(variant, state, action_from_dict(action)).legal, action
+    keys = [(KIND_RANK[a["type"]], json.dumps(a, sort_keys=True)) for a in listed]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)
+    if vector.expected["response"]["/truncated"]:
+        if state.phase == "play" and not state.turn.must_use and not state.turn.pending_jokers:
+            assert any(a["type"] == "discard" for a in listed)  # a cut list stays playable
+    else:
+        assert legal_actions(variant, state, cap, verify_all=True)["actions"] == listed

@@ -27,6 +27,8 @@ from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.melds import parse_token
 from kalooki_referee.rules.variant import load_variant
 
+from .suite import CLAUSE_POINTERS
+
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
 SUITE = "kalooki-referee-vectors"
@@ -141,7 +143,6 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML 
 
 # Where an answer names a violated clause, by endpoint: the pointer of its clause in `response`, or
 # (adjudicate) the verdict's `violations`; the rulings sit beside the clause.
-_CLAUSE_POINTERS = ("/violation/clause", "/inconsistency/clause")
 
 
 def _with_rulings(expected: dict, variant_id: str, rules: dict | None) -> dict:
@@ -152,7 +153,7 @@ def _with_rulings(expected: dict, variant_id: str, rules: dict | None) -> dict:
     response = dict(expected.get("response", {}))
     for i, clause in enumerate(expected.get("violations", [])):
         response.setdefault(f"/violations/{i}/rulings", list(variant.rulings(clause)))
-    for ptr in _CLAUSE_POINTERS:
+    for ptr in CLAUSE_POINTERS:
         if ptr in response:
             response.setdefault(ptr.rsplit("/", 1)[0] + "/rulings", list(variant.rulings(response[ptr])))
     return {**expected, "response": response} if response else expected
@@ -169,75 +170,157 @@ def _parsed(path: Path, mtime: int) -> dict:
     return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 (a safe loader)
 
 
-def _inherited(data: dict) -> list[dict]:
-    """The parent's source vectors that hold for this variant too: every clause they cite (and every
-    violation they expect) governs this variant, and they are not excluded by name (each exclusion
-    says why: an expectation that depends on a parameter this variant changes)."""
-    spec = data["inherit"]
-    variant = load_variant(data["variant"])
-    own = set(variant.clauses)
-    excluded = {e["id"]: e["reason"] for e in spec.get("exclude", [])}
-    out = []
-    for path in sorted((SRC / spec["from"]).glob("*.yaml")):
-        parent = _source(path)
-        if "inherit" in parent:
-            continue
-        for src in parent["vectors"]:
-            cited = set(src["clauses"]) | set(src.get("expected", {}).get("violations", []))
-            if src["id"] in excluded or not cited <= own:
-                continue
-            suffix = src["id"].split(".", 1)[1]
-            out.append({**src, "id": f"{data['variant']}.{data['topic']}.{suffix.replace('.', '-')}",
-                        "variant": data["variant"],
-                        "description": src["description"] + f" (Inherited from {src['id']}.)"})
-    unknown = set(excluded) - {v["id"] for p in (SRC / spec["from"]).glob("*.yaml")
-                               for v in (_source(p).get("vectors") or [])}
-    if unknown:
-        raise BuildError(f"{data['variant']}: exclusions name no vector: {sorted(unknown)}")
+# -- the grouped files -------------------------------------------------------------------------
+
+# The part of a request a group gives once for all its tests (a position, a game, a replay's start);
+# each test gives the rest (an action, a cap, a log, a score sheet's hands...).
+CONTEXT_KEYS = ("state", "game", "start")
+# Endpoints whose vectors an inheriting variant does not run, with the reason (see _manifest).
+NOT_INHERITED = {
+    "legal-actions": "a listing holds every legal action, so any parameter the variant changes can change it, "
+                     "whatever clauses the vector cites",
+    "replay": "a replay's hashes cover the whole position, which an inheriting variant with another pack changes",
+}
+
+
+def _request(src: dict, variant_id: str, where: str) -> tuple[dict, str]:
+    """A source vector's request body, complete, and the pile that holds the cards its setup did
+    not place (``stock`` unless the setup filled the discard pile)."""
+    vid = src.get("variant", variant_id)
+    rules = src.get("rules")
+    endpoint = src.get("endpoint", "adjudicate")
+    request: dict = {"variant": vid}
+    if rules:
+        request["rules"] = rules
+    fill = "stock"
+    position = None
+    if "game_setup" in src:
+        position = {"game": expand_game(src["game_setup"], vid, rules, where)}
+        fill = (src["game_setup"].get("hand") or {}).get("fill", "stock")
+    elif "setup" in src:
+        position = {"state": expand_setup(src["setup"], vid, rules, where)}
+        fill = src["setup"].get("fill", "stock")
+    if position is not None:  # a replay starts from it; every other endpoint reads it at the top
+        request.update({"start": position} if endpoint == "replay" else position)
+    request.update(src.get("request", {}))
+    if "action" in src:
+        request["action"] = src["action"]
+    return request, fill
+
+
+def _group_and_test(src: dict, variant_id: str, where: str) -> tuple[dict, dict]:
+    """The group context a source vector belongs to, and the test it becomes under that group."""
+    request, fill = _request(src, variant_id, where)
+    ctx: dict = {"endpoint": src.get("endpoint", "adjudicate"), "variant": request.pop("variant")}
+    if "rules" in request:
+        ctx["rules"] = request.pop("rules")
+    if src.get("decision"):
+        ctx["decision"] = src["decision"]
+    ctx["source"] = src["source"]
+    if src.get("notes"):
+        ctx["notes"] = " ".join(src["notes"].split())
+    if fill == "discard":
+        ctx["fill"] = "discard"
+    shared = {k: request.pop(k) for k in CONTEXT_KEYS if k in request}
+    if shared:
+        ctx["request"] = shared
+    test = {"id": src["id"], "description": " ".join(src["description"].split()), "clauses": src["clauses"]}
+    if request:
+        test["request"] = request
+    test["expected"] = _with_rulings(_canonical_expected(src["expected"]), ctx["variant"], ctx.get("rules"))
+    return ctx, test
+
+
+def _header(data: dict) -> dict:
+    out = {"$schema": "../vector-file.schema.json", "suite": SUITE, "suite_version": SUITE_VERSION,
+           "variant": data["variant"], "topic": data["topic"]}
+    if data.get("description"):
+        out["description"] = " ".join(data["description"].split())
     return out
+
+
+def _pack(variant_id: str) -> list[str]:
+    r = load_variant(variant_id).rules
+    return [c.code for c in pack_order(r.pack.decks, r.pack.jokers)]
+
+
+def _manifest(data: dict) -> dict:
+    """An inheriting variant's manifest: which parent files it runs, which of their vectors it
+    leaves out and why, and the cards its pack has beyond the parent's (the runner adds them to
+    each inherited position).  A parent vector is left out when it is named, when it cites or
+    expects a clause the variant's file does not list, or when its endpoint is not inherited."""
+    spec = data["inherit"]
+    variant_id, parent = data["variant"], spec["from"]
+    own = set(load_variant(variant_id).clauses)
+    files, ids, cited, answered = [], set(), set(), set()
+    for path in sorted((SRC / parent).glob("*.yaml")):
+        doc = _source(path)
+        if "inherit" in doc:
+            continue
+        files.append(path.stem + ".json")
+        for src in doc["vectors"]:
+            ids.add(src["id"])
+            if src.get("endpoint", "adjudicate") not in NOT_INHERITED:
+                expected = src.get("expected", {})
+                cited |= set(src["clauses"]) | set(expected.get("violations", []))
+                answered |= set(expected.get("violations", []))
+                answered |= {expected.get("response", {}).get(p) for p in CLAUSE_POINTERS} - {None}
+    unknown = {e["id"] for e in spec.get("exclude", [])} - ids
+    if unknown:
+        raise BuildError(f"{variant_id}: exclusions name no vector: {sorted(unknown)}")
+    extra = Counter(_pack(variant_id)) - Counter(_pack(parent))
+    if Counter(_pack(parent)) - Counter(_pack(variant_id)):
+        raise BuildError(f"{variant_id}: its pack lacks cards of {parent}'s; inheritance cannot adapt the positions")
+    extra_cards = []
+    for code in _pack(variant_id):
+        if extra[code] > 0:
+            extra_cards.append(code)
+            extra[code] -= 1
+    inherits: dict = {"from": parent, "files": files,
+                      "exclude_endpoints": [{"endpoint": e, "reason": r} for e, r in sorted(NOT_INHERITED.items())],
+                      "exclude_clauses": [{"clause": c, "reason": f"not a clause of {variant_id} (its variant file does not list it)"}
+                                          for c in sorted(cited - own)],
+                      "exclude": [{"id": e["id"], "reason": " ".join(e["reason"].split())} for e in spec.get("exclude", [])]}
+    if extra_cards:
+        inherits["extra_cards"] = extra_cards
+    # the rulings a verdict citing each clause rests on under this variant (they replace the parent's)
+    variant = load_variant(variant_id)
+    inherits["rulings"] = {c: list(variant.rulings(c)) for c in sorted(answered & own)}
+    return {**_header(data), "inherits": inherits}
 
 
 def build_file(path: Path) -> dict:
     data = _source(path)
-    variant_id, topic = data["variant"], data["topic"]
-    vectors = []
-    sources = _inherited(data) if "inherit" in data else data["vectors"]
-    for i, src in enumerate(sources):
-        where = f"{path.name}#{i} ({src.get('id')})"
-        endpoint = src.get("endpoint", "adjudicate")
-        vid = src.get("variant", variant_id)
-        rules = src.get("rules")
-        if "request" in src:
-            request = {"variant": vid, **src["request"]}
-        elif "game_setup" in src:
-            request = {"variant": vid}
-            if rules:
-                request["rules"] = rules
-            request["game"] = expand_game(src["game_setup"], vid, rules, where)
-            request["action"] = src["action"]
-        else:
-            request = {"variant": vid}
-            if rules:
-                request["rules"] = rules
-            request["state"] = expand_setup(src["setup"], vid, rules, where)
-            request["action"] = src["action"]
-        vec = {"id": src["id"], "description": " ".join(src["description"].split()), "clauses": src["clauses"],
-               "source": src["source"]}
-        if src.get("decision"):
-            vec["decision"] = src["decision"]
-        expected = _with_rulings(_canonical_expected(src["expected"]), vid, request.get("rules"))
-        vec.update({"endpoint": endpoint, "request": request, "expected": expected})
-        vectors.append(vec)
-    out = {"$schema": "../vector-file.schema.json", "suite": SUITE, "suite_version": SUITE_VERSION,
-           "variant": variant_id, "topic": topic}
-    if data.get("description"):
-        out["description"] = " ".join(data["description"].split())
-    out["vectors"] = vectors
-    return out
+    if "inherit" in data:
+        return _manifest(data)
+    groups: dict[str, dict] = {}
+    for i, src in enumerate(data["vectors"]):
+        ctx, test = _group_and_test(src, data["variant"], f"{path.name}#{i} ({src.get('id')})")
+        key = json.dumps(ctx, sort_keys=True)
+        groups.setdefault(key, {**ctx, "tests": []})["tests"].append(test)
+    return {**_header(data), "groups": list(groups.values())}
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def render(doc: dict) -> str:
-    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    """Compact JSON, one line for a file's header, one for each group's context and one for each
+    test, so that a change to one vector changes one line."""
+    if "groups" not in doc:
+        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+    head = {k: v for k, v in doc.items() if k != "groups"}
+    lines = [_compact(head)[:-1] + ',"groups":[']
+    for gi, group in enumerate(doc["groups"]):
+        ctx = {k: v for k, v in group.items() if k != "tests"}
+        lines.append(_compact(ctx)[:-1] + ',"tests":[')
+        tests = group["tests"]
+        for ti, test in enumerate(tests):
+            end = "," if ti < len(tests) - 1 else "]}" + ("," if gi < len(doc["groups"]) - 1 else "")
+            lines.append(_compact(test) + end)
+    lines.append("]}")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,5 +1,7 @@
-"""Lint the vector files: schema-valid, ids stable and unique, every clause in the registry, every
-variant known, sources named by document id, and files up to date with their sources."""
+"""Lint the vector suite: every file valid against ``vector-file.schema.json`` (an export's lines
+against its plain vector), the suite version everywhere, ids stable and unique once inheritance is
+resolved, every clause in the registry, every variant known, every decision the variant's own, and
+every manifest naming files and vectors that exist."""
 from __future__ import annotations
 
 import json
@@ -11,56 +13,94 @@ import jsonschema
 from kalooki_referee.rules.clauses import registry
 from kalooki_referee.rules.variant import load_variant, variant_ids
 
-from .suite import ROOT, vector_files
+from .suite import ROOT, load_documents, plain_vectors, resolved
+
+SCHEMA = ROOT / "vector-file.schema.json"
 
 
-def lint(root: Path = ROOT) -> list[str]:
-    schema = json.loads((root / "vector-file.schema.json").read_text(encoding="utf-8"))
+def _schema_problems(name: str, doc: dict | list[dict]) -> list[str]:
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    if isinstance(doc, list):
+        plain = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/plainVector"})
+        items = [(f"{name}:{i + 1}", v) for i, v in enumerate(doc)]
+        return [f"{where}{'/' + '/'.join(map(str, e.absolute_path)) if e.absolute_path else ''}: {e.message}"
+                for where, v in items for e in plain.iter_errors(v)]
     validator = jsonschema.Draft202012Validator(schema)
-    known_clauses = set(registry())
-    known_variants = set(variant_ids())
-    version = (root / "VERSION").read_text().strip()
-    seen: dict[str, str] = {}
-    problems = []
-    for path in vector_files(root):
-        name = str(path.relative_to(root))
-        try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError as exc:
-            problems.append(f"{name}: not JSON ({exc})")
+    return [f"{name}{'/' + '/'.join(map(str, e.absolute_path)) if e.absolute_path else ''}: {e.message}"
+            for e in validator.iter_errors(doc)]
+
+
+def _manifest_problems(name: str, doc: dict, docs: dict[str, dict | list[dict]], known_clauses: set[str]) -> list[str]:
+    spec = doc["inherits"]
+    problems, parent_ids = [], set()
+    for file in spec["files"]:
+        parent = docs.get(f"{spec['from']}/{file}")
+        if not isinstance(parent, dict) or "groups" not in parent:
+            problems.append(f"{name}: inherits {spec['from']}/{file}, which is not a grouped file of the suite")
             continue
-        for err in validator.iter_errors(doc):
-            problems.append(f"{name}{'/' + '/'.join(map(str, err.absolute_path)) if err.absolute_path else ''}: {err.message}")
-        if doc.get("suite_version") != version:
-            problems.append(f"{name}: suite_version {doc.get('suite_version')} is not the suite's {version}")
-        if path.parent.name != doc.get("variant") or path.stem != doc.get("topic"):
-            problems.append(f"{name}: lives in {path.parent.name}/{path.stem} but says {doc.get('variant')}/{doc.get('topic')}")
-        for v in doc.get("vectors", []):
-            vid = v.get("id", "?")
-            if vid in seen:
-                problems.append(f"{name}: id {vid} is also used in {seen[vid]}")
-            seen[vid] = name
-            if not vid.startswith(f"{doc.get('variant')}.{doc.get('topic')}."):
-                problems.append(f"{name}: id {vid} should start with {doc.get('variant')}.{doc.get('topic')}.")
-            for c in v.get("clauses", []):
-                if c not in known_clauses:
-                    problems.append(f"{name}: {vid} cites {c}, which is not in rules/clauses.yaml")
-            variant = (v.get("request") or {}).get("variant")
-            if variant not in known_variants:
-                problems.append(f"{name}: {vid} runs under unknown variant {variant!r}")
-            elif v.get("decision") and v["decision"] not in {d["id"] for d in load_variant(variant).decisions}:
-                problems.append(f"{name}: {vid} depends on {v['decision']}, which is not among {variant}'s decisions")
-            exp = v.get("expected", {})
-            for c in exp.get("violations", []):
-                if c not in known_clauses:
-                    problems.append(f"{name}: {vid} expects a violation of {c}, which is not in the registry")
-            if exp.get("legal") is False and not exp.get("violations"):
-                problems.append(f"{name}: {vid} is illegal but names no violated clause")
+        parent_ids |= {v["id"] for v in plain_vectors(parent)}
+    for e in spec.get("exclude", []):
+        if e["id"] not in parent_ids:
+            problems.append(f"{name}: excludes {e['id']}, which no inherited file holds")
+    for e in spec.get("exclude_clauses", []):
+        if e["clause"] not in known_clauses:
+            problems.append(f"{name}: excludes clause {e['clause']}, which is not in the registry")
     return problems
 
 
-def main() -> int:
-    problems = lint()
+def lint(root: Path = ROOT) -> list[str]:
+    known_clauses = set(registry())
+    known_variants = set(variant_ids())
+    version = (ROOT / "VERSION").read_text().strip()
+    problems: list[str] = []
+    try:
+        docs = dict(load_documents(root))
+    except ValueError as exc:
+        return [f"not JSON: {exc}"]
+    for name, doc in docs.items():
+        problems += _schema_problems(name, doc)
+        if isinstance(doc, list):
+            continue
+        if doc.get("suite_version") != version:
+            problems.append(f"{name}: suite_version {doc.get('suite_version')} is not the suite's {version}")
+        stem = name.split("/")[-1].rsplit(".", 1)[0]
+        if name.split("/")[0] != doc.get("variant") or stem != doc.get("topic"):
+            problems.append(f"{name}: lives in {name} but says {doc.get('variant')}/{doc.get('topic')}")
+        if "inherits" in doc:
+            problems += _manifest_problems(name, doc, docs, known_clauses)
+    if problems:
+        return problems  # the vectors cannot be resolved from files that are not well formed
+    seen: dict[str, str] = {}
+    for name, v in resolved(root):
+        vid = v["id"]
+        if vid in seen:
+            problems.append(f"{name}: id {vid} is also used in {seen[vid]}")
+        seen[vid] = name
+        variant_dir, stem = name.split("/")[0], name.split("/")[-1].rsplit(".", 1)[0]
+        if not vid.startswith(f"{variant_dir}.{stem}."):
+            problems.append(f"{name}: id {vid} should start with {variant_dir}.{stem}.")
+        for c in v["clauses"]:
+            if c not in known_clauses:
+                problems.append(f"{name}: {vid} cites {c}, which is not in rules/clauses.yaml")
+        variant = v["request"].get("variant")
+        if variant not in known_variants:
+            problems.append(f"{name}: {vid} runs under unknown variant {variant!r}")
+        elif v.get("decision") and v["decision"] not in {d["id"] for d in load_variant(variant).decisions}:
+            problems.append(f"{name}: {vid} depends on {v['decision']}, which is not among {variant}'s decisions")
+        exp = v["expected"]
+        for c in exp.get("violations", []):
+            if c not in known_clauses:
+                problems.append(f"{name}: {vid} expects a violation of {c}, which is not in the registry")
+        if exp.get("legal") is False and not exp.get("violations"):
+            problems.append(f"{name}: {vid} is illegal but names no violated clause")
+        if exp.get("status", 200) >= 400 and "problem" not in exp:
+            problems.append(f"{name}: {vid} expects a {exp['status']} but not its problem code")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    root = Path(argv[0]) if argv else ROOT
+    problems = lint(root)
     for p in problems:
         print(p)
     print(f"vector lint: {len(problems)} problem(s)")
@@ -68,4 +108,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

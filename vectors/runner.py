@@ -4,6 +4,8 @@
     kalooki-conformance --base-url http://127.0.0.1:8000    # any server speaking the API
     kalooki-conformance --variant <id> --coverage           # one variant, with clause coverage
     kalooki-conformance --jsonl report.jsonl --junit report.xml
+    kalooki-conformance --vectors DIR                       # the vectors of an export (or another copy)
+    kalooki-conformance export DIR                          # write plain self-contained vectors
 
 The runner first asks the target what it supports (``GET /v1/capabilities``: implementation name
 and version, variants, endpoints, vector suite version); it runs every vector of a supported variant
@@ -11,6 +13,9 @@ and endpoint and skips the others with the reason.  A failure prints the first d
 JSON pointer with the expected and the actual value.  It prints the pass, fail, error and skip
 counts, optionally writes one JSON object per vector (JSON Lines) and a JUnit XML report, and exits
 1 when anything fails or errors (2 when the target cannot be reached at all).
+
+``export DIR`` writes the suite as plain self-contained vectors, inheritance resolved: one JSON
+object per line (a vector with its whole request and expected answer) in ``DIR/<variant>/<topic>.jsonl``.
 """
 from __future__ import annotations
 
@@ -25,7 +30,9 @@ from typing import Any, Callable
 from xml.etree import ElementTree as ET
 
 from .coverage import coverage, format_report
-from .suite import Vector, compare, load_vectors
+from pathlib import Path
+
+from .suite import ROOT, Vector, compare, load_vectors
 
 Poster = Callable[[str, dict], tuple[int, Any]]
 Getter = Callable[[str], tuple[int, Any]]
@@ -168,10 +175,42 @@ def write_junit(path: str, outcomes: list[Outcome], caps: dict) -> None:
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
 
+def export(directory: Path, root: Path = ROOT) -> int:
+    """Write every vector of the suite at ``root``, inheritance resolved, as one JSON object per line
+    in ``directory/<variant>/<topic>.jsonl``; the number of vectors written."""
+    by_file: dict[str, list[Vector]] = {}
+    for vec in load_vectors(root):
+        by_file.setdefault(vec.file.rsplit(".", 1)[0] + ".jsonl", []).append(vec)
+    for name, vectors in by_file.items():
+        path = directory / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(json.dumps(v.data, ensure_ascii=False, separators=(",", ":")) + "\n" for v in vectors),
+                        encoding="utf-8")
+    return sum(len(v) for v in by_file.values())
+
+
+def export_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="kalooki-conformance export",
+                                     description="Write the suite as plain self-contained vectors (inheritance resolved), "
+                                                 "one JSON object per line in DIR/<variant>/<topic>.jsonl.")
+    parser.add_argument("directory", type=Path, help="where to write the vectors")
+    parser.add_argument("--vectors", type=Path, default=ROOT, help="the suite to export (default: this package's)")
+    args = parser.parse_args(argv)
+    count = export(args.directory, args.vectors)
+    print(f"exported {count} vectors to {args.directory}")
+    return 0
+
+
 def main(argv: list[str] | None = None, target: Target | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Run the Kalooki referee's conformance vectors against an implementation.")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["export"]:
+        return export_main(argv[1:])
+    parser = argparse.ArgumentParser(description="Run the Kalooki referee's conformance vectors against an implementation "
+                                                 "(the default command), or write them out (kalooki-conformance export DIR).")
     parser.add_argument("--base-url", help="a running implementation, e.g. http://127.0.0.1:8000 (default: in-process)")
     parser.add_argument("--variant", action="append", help="only this variant (repeatable)")
+    parser.add_argument("--vectors", type=Path, default=ROOT,
+                        help="the suite to run: a grouped suite or an export's directory (default: this package's)")
     parser.add_argument("--coverage", action="store_true", help="print clause coverage per variant")
     parser.add_argument("--jsonl", help="write one JSON object per vector to this file")
     parser.add_argument("--junit", help="write a JUnit XML report to this file")
@@ -190,7 +229,7 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     suite_version = (caps.get("vector_suite") or {}).get("version")
     print(f"target: {impl.get('name')} {impl.get('version')} at {target.name}; "
           f"claims vector suite {suite_version}; variants: {', '.join(caps.get('variants', []))}")
-    vectors = load_vectors(variants=set(args.variant) if args.variant else None)
+    vectors = load_vectors(args.vectors, variants=set(args.variant) if args.variant else None)
     outcomes = run_suite(target, vectors, caps, frozenset(args.skip_decision))
     for o in outcomes:
         if o.outcome in ("fail", "error") or (args.verbose and o.outcome in ("pass", "skip")):

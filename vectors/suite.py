@@ -1,10 +1,11 @@
 """Loading the vector files and checking an answer against a vector's expectations."""
 from __future__ import annotations
 
+import copy
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parent
 _MISSING = object()
@@ -33,17 +34,126 @@ class Vector:
 
 
 def vector_files(root: Path = ROOT) -> list[Path]:
-    return sorted(p for p in root.glob("*/*.json"))
+    """The suite's files: the grouped files and the manifests (``<variant>/<topic>.json``), or the
+    files of an export (``<variant>/<topic>.jsonl``)."""
+    return sorted(p for p in root.glob("*/*.json")) + sorted(root.glob("*/*.jsonl"))
+
+
+def plain_vectors(doc: dict) -> Iterator[dict]:
+    """The tests of a grouped file as plain self-contained vectors: each test's request is its
+    group's ``variant``, ``rules`` and ``request`` with the test's own ``request`` over them."""
+    for group in doc["groups"]:
+        shared: dict = {"variant": group["variant"]}
+        if "rules" in group:
+            shared["rules"] = group["rules"]
+        shared.update(group.get("request", {}))
+        for test in group["tests"]:
+            vec = {"id": test["id"], "description": test["description"], "clauses": test["clauses"],
+                   "source": group["source"]}
+            if group.get("decision"):
+                vec["decision"] = group["decision"]
+            vec.update({"endpoint": group["endpoint"], "request": {**copy.deepcopy(shared), **test.get("request", {})},
+                        "expected": test["expected"]})
+            yield vec
+
+
+def _positions(request: dict) -> Iterator[dict]:
+    """The hand states a request carries: its ``state``, or the hand of its ``game``."""
+    if isinstance(request.get("state"), dict):
+        yield request["state"]
+    if isinstance(request.get("game"), dict) and isinstance(request["game"].get("hand"), dict):
+        yield request["game"]["hand"]
+
+
+def inherited_vectors(manifest: dict, load: Callable[[str], dict]) -> Iterator[dict]:
+    """The vectors an inheriting variant runs, resolved from its manifest: every test of the parent's
+    listed files that no exclusion names (by id, by a clause it cites or expects, by its endpoint),
+    renamed ``<variant>.<topic>.<parent id without its variant, dots as dashes>``, run under the
+    variant, with the variant's extra cards at the bottom of each position's stock (of its discard
+    pile where the group says ``fill: discard``).  ``load`` reads a parent file by its name."""
+    spec = manifest["inherits"]
+    variant, topic = manifest["variant"], manifest["topic"]
+    by_id = {e["id"] for e in spec.get("exclude", [])}
+    by_clause = {e["clause"] for e in spec.get("exclude_clauses", [])}
+    by_endpoint = {e["endpoint"] for e in spec.get("exclude_endpoints", [])}
+    extra = list(spec.get("extra_cards", []))
+    for name in spec["files"]:
+        doc = load(f"{spec['from']}/{name}")
+        for group in doc["groups"]:
+            fill = group.get("fill", "stock")
+            for vec in plain_vectors({"groups": [group]}):
+                cited = set(vec["clauses"]) | set(vec["expected"].get("violations", []))
+                if vec["id"] in by_id or cited & by_clause or vec["endpoint"] in by_endpoint:
+                    continue
+                parent_id = vec["id"]
+                vec["id"] = f"{variant}.{topic}.{parent_id.split('.', 1)[1].replace('.', '-')}"
+                vec["description"] += f" (Inherited from {parent_id}.)"
+                vec["request"]["variant"] = variant
+                for position in _positions(vec["request"]):
+                    position[fill] = list(position.get(fill, [])) + extra
+                vec["expected"] = copy.deepcopy(vec["expected"])  # the parent's own stays as it is
+                with_variant_rulings(vec["expected"], spec.get("rulings", {}))
+                yield vec
+
+
+# where an answer names a clause whose rulings it also gives (beside each violation's own)
+CLAUSE_POINTERS = ("/violation/clause", "/inconsistency/clause")
+
+
+def with_variant_rulings(expected: dict, rulings: dict[str, list[str]]) -> None:
+    """An inherited vector's expected rulings made the inheriting variant's (its manifest's
+    ``rulings``, by clause), in place."""
+    response = expected.get("response")
+    if not response:
+        return
+    for i, clause in enumerate(expected.get("violations", [])):
+        if f"/violations/{i}/rulings" in response:
+            response[f"/violations/{i}/rulings"] = list(rulings.get(clause, []))
+    for pointer in CLAUSE_POINTERS:
+        target = pointer.rsplit("/", 1)[0] + "/rulings"
+        if pointer in response and target in response:
+            response[target] = list(rulings.get(response[pointer], []))
+
+
+def load_documents(root: Path = ROOT) -> list[tuple[str, dict | list[dict]]]:
+    """Every file of the suite, parsed: a grouped file or a manifest as its object, an export's file
+    as its list of vectors."""
+    out: list[tuple[str, dict | list[dict]]] = []
+    for path in vector_files(root):
+        text = path.read_text(encoding="utf-8")
+        name = str(path.relative_to(root))
+        out.append((name, [json.loads(line) for line in text.splitlines() if line.strip()]
+                    if path.suffix == ".jsonl" else json.loads(text)))
+    return out
+
+
+def resolved(root: Path = ROOT) -> list[tuple[str, dict]]:
+    """(file, plain vector) for every vector of the suite, inheritance resolved."""
+    docs = load_documents(root)
+    by_name = {name: doc for name, doc in docs}
+
+    def load(name: str) -> dict:
+        doc = by_name.get(name)
+        if not isinstance(doc, dict) or "groups" not in doc:
+            raise ValueError(f"a manifest names {name}, which is not a grouped vector file of the suite")
+        return doc
+    out = []
+    for name, doc in docs:
+        if isinstance(doc, list):
+            out += [(name, v) for v in doc]
+        elif "inherits" in doc:
+            out += [(name, v) for v in inherited_vectors(doc, load)]
+        else:
+            out += [(name, v) for v in plain_vectors(doc)]
+    return out
 
 
 def load_vectors(root: Path = ROOT, variants: set[str] | None = None) -> list[Vector]:
     out = []
-    for path in vector_files(root):
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        for v in doc["vectors"]:
-            vec = Vector(str(path.relative_to(root)), v)
-            if variants is None or vec.variant in variants:
-                out.append(vec)
+    for name, data in resolved(root):
+        vec = Vector(name, data)
+        if variants is None or vec.variant in variants:
+            out.append(vec)
     return out
 
 
@@ -91,6 +201,11 @@ def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
     if status != want_status:
         return [Difference("(status)", want_status, status)]
     if status >= 400:
+        if "problem" in exp:  # the problem's code: the last segment of its type URI
+            kind = body.get("type") if isinstance(body, dict) else None
+            code = kind.rsplit("/", 1)[-1] if isinstance(kind, str) else None
+            if code != exp["problem"]:
+                diffs.append(Difference("/type", f".../{exp['problem']}", kind))
         pointers = [e.get("pointer") for e in (body or {}).get("errors", [])] if isinstance(body, dict) else []
         for p in exp.get("problems", []):
             if p not in pointers:
