@@ -1,8 +1,6 @@
 """The Flask layer of the Kalooki referee: ``create_app()`` is the app factory."""
 from __future__ import annotations
 
-import logging
-
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
@@ -17,7 +15,9 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    from . import ops
     from .routes import bp, warm
+    ops.install(app)  # CORS, request ids, the JSON request log, /metrics, security headers
     app.register_blueprint(bp)
     warm()  # load the variants and compile the validators now, not on a worker's first requests
 
@@ -32,7 +32,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # never a traceback on the wire
-        logging.getLogger("kalooki_referee").exception("unexpected error")
+        ops.log_exception("unexpected error", exc)
         return problem(500, "Internal error", "the referee failed on this request; it has been logged",
                        "internal-error")
 

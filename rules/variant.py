@@ -303,6 +303,11 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
                    _freeze(data["parameters"]), typed, _freeze(data.get("clause_map", {})))
 
 
+def loaded_variant_count() -> int:
+    """How many variant files are loaded and kept (see ``warm`` in the web layer)."""
+    return _load_variant.cache_info().currsize
+
+
 def variant_ids(directory: str | Path = VARIANT_DIR) -> list[str]:
     return sorted(p.stem for p in Path(directory).glob("*.yaml"))
 
