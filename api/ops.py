@@ -12,7 +12,7 @@ import logging
 import os
 import re
 import sys
-from time import perf_counter
+from time import gmtime, perf_counter, strftime, time
 from typing import BinaryIO
 
 import orjson
@@ -64,14 +64,29 @@ def note_verdict(legal: bool) -> None:
     g.kalooki_outcome = "legal" if legal else "illegal"
 
 
+class _UtcTime:
+    """A structlog processor adding ``time``: UTC, ISO 8601 with microseconds.  The date and time of
+    day are formatted once a second, not once a line."""
+
+    def __init__(self) -> None:
+        self.second = -1
+        self.prefix = ""
+
+    def __call__(self, logger: object, method: str, event: dict) -> dict:
+        now = time()
+        second = int(now)
+        if second != self.second:
+            self.second, self.prefix = second, strftime("%Y-%m-%dT%H:%M:%S", gmtime(second))
+        event["time"] = f"{self.prefix}.{int((now - second) * 1_000_000):06d}Z"
+        return event
+
+
 def request_logger(stream: BinaryIO):
-    """A structlog logger writing one JSON object per line to ``stream``: the time (UTC, ISO 8601),
-    the level, the event and its fields, any exception's traceback as text."""
+    """A structlog logger writing one JSON object per line to ``stream``: the event and its fields,
+    the level, the time, and any exception's traceback as text."""
     return structlog.wrap_logger(
         structlog.BytesLogger(stream),
-        processors=[structlog.processors.add_log_level,
-                    structlog.processors.TimeStamper(fmt="iso", utc=True, key="time"),
-                    structlog.processors.format_exc_info,
+        processors=[structlog.processors.add_log_level, _UtcTime(), structlog.processors.format_exc_info,
                     structlog.processors.JSONRenderer(serializer=orjson.dumps)],
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
     ).bind()
@@ -92,6 +107,12 @@ def cors_origins(value: str) -> str | list[str]:
     return [origin.strip() for origin in value.split(",") if origin.strip()]
 
 
+def _only_with_origin(hook):
+    def with_origin(response: Response) -> Response:
+        return hook(response) if "HTTP_ORIGIN" in request.environ else response
+    return with_origin
+
+
 def _metrics_registry() -> CollectorRegistry:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
@@ -109,19 +130,24 @@ def install(app: Flask) -> None:
     origins = cors_origins(app.config.get(CORS_ORIGINS_ENV, os.environ.get(CORS_ORIGINS_ENV, DEFAULT_CORS_ORIGINS)))
     # Headers only for a request that carries an Origin (what browsers send cross-origin): other
     # clients get the same answer as before, byte for byte.
+    hooks = app.after_request_funcs.setdefault(None, [])
+    before_cors = list(hooks)
     CORS(app, origins=origins, send_wildcard=origins == "*", always_send=False, methods=["GET", "POST"],
          allow_headers=["Content-Type", REQUEST_ID_HEADER], expose_headers=[REQUEST_ID_HEADER],
          max_age=CORS_MAX_AGE)
+    # flask-cors adds nothing to an answer for a request without an Origin; its hook is skipped then
+    hooks[:] = before_cors + [_only_with_origin(hook) for hook in hooks if hook not in before_cors]
 
     requests_by: dict[tuple[str, str, int], object] = {}
     latency_by: dict[tuple[str, str], object] = {}
     verdicts_by: dict[tuple[str, str], object] = {}
 
     def start() -> None:
-        g.kalooki_started = perf_counter()
+        ctx = g._get_current_object()
+        ctx.kalooki_started = perf_counter()
         incoming = request.environ.get("HTTP_X_REQUEST_ID")
-        g.kalooki_request_id = (incoming if incoming is not None and _SANE_REQUEST_ID.fullmatch(incoming)
-                                else os.urandom(16).hex())
+        ctx.kalooki_request_id = (incoming if incoming is not None and _SANE_REQUEST_ID.fullmatch(incoming)
+                                  else os.urandom(16).hex())
 
     def finish(response: Response) -> Response:
         ctx = g._get_current_object()
@@ -133,14 +159,14 @@ def install(app: Flask) -> None:
         method = req.method if req.method in _METHODS else "other"
         status = response.status_code
 
-        headers = response.headers
-        headers[REQUEST_ID_HEADER] = rid
-        headers["X-Content-Type-Options"] = "nosniff"
-        if "Cache-Control" not in headers:
-            headers["Cache-Control"] = (CACHE_PUBLIC if route in CACHEABLE_ROUTES and status == 200
-                                        and method in ("GET", "HEAD") else CACHE_NEVER)
-        headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
-        headers["X-Frame-Options"] = "SAMEORIGIN"
+        headers = response.headers  # `add` appends; `headers[name] = value` would first look for the name
+        headers.add(REQUEST_ID_HEADER, rid)
+        headers.add("X-Content-Type-Options", "nosniff")
+        if "Cache-Control" not in headers:  # a route may set its own (static files)
+            headers.add("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and status == 200
+                        and method in ("GET", "HEAD") else CACHE_NEVER)
+        headers.add("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        headers.add("X-Frame-Options", "SAMEORIGIN")
 
         key = (route, method, status)
         counter = requests_by.get(key)

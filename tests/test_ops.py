@@ -49,10 +49,11 @@ def test_a_preflight_is_answered_with_the_access_control_headers(client):
     assert int(r.headers["Access-Control-Max-Age"]) > 0
 
 
-def test_a_cross_origin_request_may_read_the_answer_and_its_request_id(client):
-    r = post(client, "/v1/adjudicate", FIRST_TURN, Origin="https://table.example")
-    assert r.status_code == 200
-    assert r.headers["Access-Control-Allow-Origin"] == "*"
+@pytest.mark.parametrize("body,status", [(FIRST_TURN, 200), (b'{"variant": "british"}', 422), (b"{", 400)])
+def test_a_cross_origin_request_may_read_the_answer_and_its_request_id(client, body, status):
+    r = post(client, "/v1/adjudicate", body, Origin="https://table.example")
+    assert r.status_code == status
+    assert r.headers.getlist("Access-Control-Allow-Origin") == ["*"]
     assert r.headers["Access-Control-Expose-Headers"] == "X-Request-ID"
 
 
