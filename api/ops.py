@@ -138,9 +138,9 @@ def install(app: Flask) -> None:
     # flask-cors adds nothing to an answer for a request without an Origin; its hook is skipped then
     hooks[:] = before_cors + [_only_with_origin(hook) for hook in hooks if hook not in before_cors]
 
-    requests_by: dict[tuple[str, str, int], object] = {}
-    latency_by: dict[tuple[str, str], object] = {}
-    verdicts_by: dict[tuple[str, str], object] = {}
+    # each metric series is looked up in prometheus-client once, then kept here
+    series_by: dict[tuple[str, str, int], tuple] = {}
+    verdicts_by: dict[str, dict] = {}
 
     def start() -> None:
         ctx = g._get_current_object()
@@ -169,21 +169,18 @@ def install(app: Flask) -> None:
         headers.add("X-Frame-Options", "SAMEORIGIN")
 
         key = (route, method, status)
-        counter = requests_by.get(key)
-        if counter is None:
-            counter = requests_by[key] = REQUESTS.labels(route, method, str(status))
-        counter.inc()
-        histogram = latency_by.get(key[:2])
-        if histogram is None:
-            histogram = latency_by[key[:2]] = LATENCY.labels(route, method)
-        histogram.observe(seconds)
+        series = series_by.get(key)
+        if series is None:
+            series = series_by[key] = (REQUESTS.labels(route, method, str(status)), LATENCY.labels(route, method))
+        series[0].inc()
+        series[1].observe(seconds)
 
         outcome = ctx.get("kalooki_outcome")
         if outcome is not None:
-            verdicts = verdicts_by.get((route, outcome))
+            verdicts = verdicts_by.get(route)
             if verdicts is None:
-                verdicts = verdicts_by[(route, outcome)] = VERDICTS.labels(route, outcome)
-            verdicts.inc()
+                verdicts = verdicts_by[route] = {o: VERDICTS.labels(route, o) for o in ("legal", "illegal")}
+            verdicts[outcome].inc()
         elif status >= 400 and response.mimetype == "application/problem+json":
             outcome = "problem"
 
