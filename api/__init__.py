@@ -1,7 +1,6 @@
 """The Flask layer of the Kalooki referee: ``create_app()`` is the app factory."""
 from __future__ import annotations
 
-import logging
 import os
 
 from flask import Flask
@@ -26,7 +25,9 @@ def create_app(config: dict | None = None) -> Flask:
     # ephemeral (GET /v1/keys)
     app.extensions["kalooki_signing_key"] = load_key(
         {**os.environ, **{k: v for k, v in app.config.items() if k.startswith("KALOOKI_SIGNING_KEY")}})
+    from . import ops
     from .routes import bp, warm
+    ops.install(app)  # CORS, request ids, the JSON request log, /metrics, security headers
     app.register_blueprint(bp)
     app.register_blueprint(page_bp)
     app.register_blueprint(docs)
@@ -43,7 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # never a traceback on the wire
-        logging.getLogger("kalooki_referee").exception("unexpected error")
+        ops.log_exception("unexpected error", exc)
         return problem(500, "Internal error", "the referee failed on this request; it has been logged",
                        "internal-error")
 

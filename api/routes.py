@@ -12,6 +12,7 @@ from flask import Blueprint, Response, abort, current_app, request
 
 from kalooki_referee import __version__
 from kalooki_referee.rules import adjudicate, all_variants, deal, load_variant
+from kalooki_referee.rules.variant import loaded_variant_count, variant_ids
 from kalooki_referee.rules.cards import CardError
 from kalooki_referee.rules.clause_ids import TURN_DRAW_MELD_DISCARD
 from kalooki_referee.rules.clauses import citation
@@ -22,7 +23,7 @@ from kalooki_referee.rules.replay import replay
 from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
-from . import openapi, requests, resources, signing
+from . import openapi, ops, requests, resources, signing
 from .problems import from_error, problem
 
 bp = Blueprint("v1", __name__)
@@ -83,6 +84,15 @@ def warm() -> None:
         openapi.is_valid(component, None)
     resources.clauses()
     resources.sources()
+
+
+def readiness() -> tuple[bool, dict[str, int]]:
+    """Whether ``warm`` has filled what it fills (every variant file loaded, every request validator
+    compiled), with the counts."""
+    report = {"variants_loaded": loaded_variant_count(), "variants": len(variant_ids()),
+              "validators_compiled": openapi.compiled_count(), "validators": len(REQUEST_COMPONENTS)}
+    return (report["variants_loaded"] >= report["variants"]
+            and report["validators_compiled"] >= report["validators"]), report
 
 
 def _too_deep() -> _BadRequest:
@@ -181,6 +191,7 @@ def adjudicate_route():
             verdict = adjudicate(req.variant, req.state, req.action)
     except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
         raise exc.prefixed("/action") from None
+    ops.note_verdict(verdict.legal)
     answer = verdict.to_dict()
     return _json(_signed(body, answer) if sign else answer)
 
@@ -203,7 +214,9 @@ def game_start_route():
 @bp.post("/v1/scoresheet")
 def scoresheet_route():
     req = requests.score_sheet_request(_body("ScoreSheetRequest"))
-    return _json(score_sheet(req.variant, req.players, req.hands, req.stakes, req.dealer))
+    sheet = score_sheet(req.variant, req.players, req.hands, req.stakes, req.dealer)
+    ops.note_verdict(sheet["inconsistency"] is None)
+    return _json(sheet)
 
 
 @bp.post("/v1/melds/check")
@@ -231,8 +244,10 @@ def meld_check_route():
     reading = read_meld(tokens, variant, req.kind)
     if isinstance(reading, Failure):
         violation = {"message": reading.message, **variant.citation(reading.clause).to_dict()}
+        ops.note_verdict(False)
         return _json({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
                       "value": None, "readings": [dict(r) for r in reading.readings], "violation": violation})
+    ops.note_verdict(True)
     return _json({"valid": True, "ambiguous": False, "kind": reading.kind, "cards": reading.codes,
                   "jokers": [s.stands_for for s in reading.slots if s.is_joker],
                   "value": meld_value(reading, variant), "readings": [reading.to_dict()], "violation": None})
@@ -247,7 +262,9 @@ def legal_actions_route():
 @bp.post("/v1/replay")
 def replay_route():
     req = requests.replay_request(_body("ReplayRequest"))
-    return _json(replay(req.variant, req.start, req.actions, req.hashes, req.start_hash, req.stakes_override))
+    replayed = replay(req.variant, req.start, req.actions, req.hashes, req.start_hash, req.stakes_override)
+    ops.note_verdict(replayed["first_illegal"] is None)
+    return _json(replayed)
 
 
 @bp.get("/v1/capabilities")
@@ -321,4 +338,15 @@ def openapi_route():
 
 @bp.get("/health")
 def health_route():
+    """Liveness: the process answers."""
     return _json({"status": "ok", "version": VERSION})
+
+
+@bp.get("/ready")
+def ready_route():
+    """Readiness: the warm-up of create_app is done (every variant loaded, every validator compiled),
+    so the first requests are served as fast as the rest."""
+    ready, report = readiness()
+    if ready:
+        return _json({"status": "ready", "version": VERSION, **report})
+    return problem(503, "Not ready", "the variants and validators are not all loaded yet", "not-ready", **report)

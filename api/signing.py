@@ -5,7 +5,7 @@ canonical form of ``{"request": <the request body>, "answer": <the answer withou
 Ed25519 signatures are deterministic, so the same request still gets the same bytes from the same key.
 
 The key: a PEM private key in the file ``KALOOKI_SIGNING_KEY_FILE``, or the raw 32-byte private key,
-base64, in ``KALOOKI_SIGNING_KEY``; with neither, an ephemeral key made at start (gunicorn.conf.py
+base64, in ``KALOOKI_SIGNING_KEY``; with neither, an ephemeral key made at start (api/gunicorn_conf.py
 makes one per server start for all its workers and hands it over in ``KALOOKI_EPHEMERAL_SIGNING_KEY``),
 which ``GET /v1/keys`` says is ephemeral.  ``verify`` is the check a third party runs offline
 (``kalooki-referee verify``, api/verify.py)."""

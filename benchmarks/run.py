@@ -196,7 +196,9 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
     from kalooki_referee.api import create_app
     from benchmarks.wsgi import ECHO_PATH, add_echo
 
-    app = add_echo(create_app())  # the echo is registered on this instance only, for the benchmark
+    # the echo is registered on this instance only, for the benchmark; the request log is written
+    # (every line formatted and written, as when serving) to /dev/null rather than to the terminal
+    app = add_echo(create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}))
     client = app.test_client()
 
     # 1. the referee's own work: what a request costs beyond the echo's, counted in body parses

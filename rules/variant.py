@@ -364,6 +364,11 @@ def _resolve(params: Mapping[str, Any], pointer: str) -> Any:
     return value
 
 
+def loaded_variant_count() -> int:
+    """How many variant files are loaded and kept (see ``warm`` in the web layer)."""
+    return _load_variant.cache_info().currsize
+
+
 def variant_ids(directory: str | Path = VARIANT_DIR) -> list[str]:
     return sorted(p.stem for p in Path(directory).glob("*.yaml"))
 

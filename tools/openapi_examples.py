@@ -89,6 +89,7 @@ EXAMPLES = (
             parameters={"source_id": "denexa"}),
     Example("listKeys-example-key", "GET", "/v1/keys", "The example key (never used in service)"),
     Example("health-up", "GET", "/health", "The service is up"),
+    Example("ready-all-loaded", "GET", "/ready", "Every variant loaded, every validator compiled"),
 )
 
 

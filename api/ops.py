@@ -1,0 +1,203 @@
+"""What an operator expects around every answer, wired into the app by ``install`` (called by
+``create_app``): CORS, a request id, one JSON log line per request, Prometheus metrics at
+``/metrics``, and the security and caching headers.
+
+Everything here runs on every request, so the per-request work is kept to a few dictionary look-ups:
+the metric series of a (route, method, status) are looked up once and kept, the header values are
+constants, and the log line is rendered by structlog straight to bytes with orjson.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+from time import gmtime, perf_counter, strftime, time
+from typing import BinaryIO
+
+import orjson
+import structlog
+from flask import Flask, Response, current_app, g, request
+from flask_cors import CORS
+from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
+
+REQUEST_ID_HEADER = "X-Request-ID"
+# An incoming request id is kept when it is a plain token of bounded length; anything else (too long,
+# spaces, quotes, non-ASCII) is replaced by a fresh one, so what is echoed and logged is always safe.
+_SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")
+
+CORS_ORIGINS_ENV = "KALOOKI_CORS_ORIGINS"
+DEFAULT_CORS_ORIGINS = "*"  # public and stateless: no cookies, no credentials, any page may call it
+CORS_MAX_AGE = 600  # seconds a browser may keep a preflight's answer
+
+# The answers that are the same for everyone until the next deployment may be cached briefly by
+# browsers and shared caches; every other answer (verdicts, probes, metrics, problems) is never stored.
+CACHEABLE_ROUTES = frozenset({"/v1/variants", "/v1/variants/<variant_id>", "/v1/capabilities", "/openapi.yaml"})
+CACHE_PUBLIC = "public, max-age=300"
+CACHE_NEVER = "no-store"
+
+# Same-origin pages only: scripts, styles, images and fetches from this origin (Swagger UI and the
+# page at / are served from it), inline styles (Swagger UI sets style attributes), data: images (its
+# icons), no plugins, and framing by this origin only.
+CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                           "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+
+# The metrics.  In gunicorn every worker writes its own figures to files in PROMETHEUS_MULTIPROC_DIR
+# (set up by api/gunicorn_conf.py) and /metrics sums them over the workers; in a single process (the
+# Flask test client, the development server) they live in prometheus-client's ordinary registry.
+REQUESTS = Counter("kalooki_http_requests", "HTTP requests answered, by route template, method and status",
+                   ["route", "method", "status"])
+LATENCY = Histogram("kalooki_http_request_duration_seconds",
+                    "Time from routing a request to its answer, by route template and method", ["route", "method"],
+                    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
+VERDICTS = Counter("kalooki_verdicts", "Verdicts given, by endpoint and outcome (legal or illegal)",
+                   ["endpoint", "outcome"])
+
+METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"  # Prometheus' text format
+UNMATCHED = "unmatched"  # the route label of a request no route matched (404, 405)
+_METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})  # any other method is labelled "other"
+
+
+def note_verdict(legal: bool) -> None:
+    """Record the outcome of the verdict this request gives (legal or illegal): counted per endpoint
+    and written in the request's log line."""
+    g.kalooki_outcome = "legal" if legal else "illegal"
+
+
+class _UtcTime:
+    """A structlog processor adding ``time``: UTC, ISO 8601 with microseconds.  The date and time of
+    day are formatted once a second, not once a line."""
+
+    def __init__(self) -> None:
+        self.second = -1
+        self.prefix = ""
+
+    def __call__(self, logger: object, method: str, event: dict) -> dict:
+        now = time()
+        second = int(now)
+        if second != self.second:
+            self.second, self.prefix = second, strftime("%Y-%m-%dT%H:%M:%S", gmtime(second))
+        event["time"] = f"{self.prefix}.{int((now - second) * 1_000_000):06d}Z"
+        return event
+
+
+def request_logger(stream: BinaryIO):
+    """A structlog logger writing one JSON object per line to ``stream``: the event and its fields,
+    the level, the time, and any exception's traceback as text."""
+    return structlog.wrap_logger(
+        structlog.BytesLogger(stream),
+        processors=[structlog.processors.add_log_level, _UtcTime(), structlog.processors.format_exc_info,
+                    structlog.processors.JSONRenderer(serializer=orjson.dumps)],
+        wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
+    ).bind()
+
+
+def log_exception(message: str, exc: BaseException) -> None:
+    """A log line for an error no handler expected, with the request's id and the traceback."""
+    current_app.extensions["kalooki_referee.log"].error(message, request_id=g.get("kalooki_request_id"),
+                                                        method=request.method, path=request.path, exc_info=exc)
+
+
+def cors_origins(value: str) -> str | list[str]:
+    """``KALOOKI_CORS_ORIGINS``: ``*`` for any origin, else the allowed origins separated by commas
+    (an empty value allows none)."""
+    value = value.strip()
+    if value == "*":
+        return "*"
+    return [origin.strip() for origin in value.split(",") if origin.strip()]
+
+
+def _only_with_origin(hook):
+    def with_origin(response: Response) -> Response:
+        return hook(response) if "HTTP_ORIGIN" in request.environ else response
+    return with_origin
+
+
+def _metrics_registry() -> CollectorRegistry:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # reads every worker's files at each scrape
+        return registry
+    return REGISTRY
+
+
+def install(app: Flask) -> None:
+    """Add CORS, request ids, the request log, the metrics and the headers to ``app``.  The log goes
+    to standard error, or to the binary stream given as ``KALOOKI_LOG_STREAM`` in the app's config."""
+    log = request_logger(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer)
+    app.extensions["kalooki_referee.log"] = log
+
+    origins = cors_origins(app.config.get(CORS_ORIGINS_ENV, os.environ.get(CORS_ORIGINS_ENV, DEFAULT_CORS_ORIGINS)))
+    # Headers only for a request that carries an Origin (what browsers send cross-origin): other
+    # clients get the same answer as before, byte for byte.
+    hooks = app.after_request_funcs.setdefault(None, [])
+    before_cors = list(hooks)
+    CORS(app, origins=origins, send_wildcard=origins == "*", always_send=False, methods=["GET", "POST"],
+         allow_headers=["Content-Type", REQUEST_ID_HEADER], expose_headers=[REQUEST_ID_HEADER],
+         max_age=CORS_MAX_AGE)
+    # flask-cors adds nothing to an answer for a request without an Origin; its hook is skipped then
+    hooks[:] = before_cors + [_only_with_origin(hook) for hook in hooks if hook not in before_cors]
+
+    # each metric series is looked up in prometheus-client once, then kept here
+    series_by: dict[tuple[str, str, int], tuple] = {}
+    verdicts_by: dict[str, dict] = {}
+
+    def start() -> None:
+        ctx = g._get_current_object()
+        ctx.kalooki_started = perf_counter()
+        incoming = request.environ.get("HTTP_X_REQUEST_ID")
+        ctx.kalooki_request_id = (incoming if incoming is not None and _SANE_REQUEST_ID.fullmatch(incoming)
+                                  else os.urandom(16).hex())
+
+    def finish(response: Response) -> Response:
+        ctx = g._get_current_object()
+        seconds = perf_counter() - ctx.kalooki_started
+        rid = ctx.kalooki_request_id
+        req = request._get_current_object()
+        rule = req.url_rule
+        route = rule.rule if rule is not None else UNMATCHED
+        method = req.method if req.method in _METHODS else "other"
+        status = response.status_code
+
+        headers = response.headers  # `add` appends; `headers[name] = value` would first look for the name
+        headers.add(REQUEST_ID_HEADER, rid)
+        headers.add("X-Content-Type-Options", "nosniff")
+        if "Cache-Control" not in headers:  # a route may set its own (static files)
+            headers.add("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and status == 200
+                        and method in ("GET", "HEAD") else CACHE_NEVER)
+        headers.add("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        headers.add("X-Frame-Options", "SAMEORIGIN")
+
+        key = (route, method, status)
+        series = series_by.get(key)
+        if series is None:
+            series = series_by[key] = (REQUESTS.labels(route, method, str(status)), LATENCY.labels(route, method))
+        series[0].inc()
+        series[1].observe(seconds)
+
+        outcome = ctx.get("kalooki_outcome")
+        if outcome is not None:
+            verdicts = verdicts_by.get(route)
+            if verdicts is None:
+                verdicts = verdicts_by[route] = {o: VERDICTS.labels(route, o) for o in ("legal", "illegal")}
+            verdicts[outcome].inc()
+        elif status >= 400 and response.mimetype == "application/problem+json":
+            outcome = "problem"
+
+        if outcome is None:
+            log.info("request", method=req.method, path=req.path, status=status,
+                     duration_ms=round(seconds * 1000, 3), request_id=rid)
+        else:
+            log.info("request", method=req.method, path=req.path, status=status,
+                     duration_ms=round(seconds * 1000, 3), request_id=rid, outcome=outcome)
+        return response
+
+    app.before_request(start)
+    app.after_request(finish)
+
+    registry = _metrics_registry()
+
+    def metrics() -> Response:
+        return Response(generate_latest(registry), content_type=METRICS_CONTENT_TYPE)
+
+    app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
