@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import orjson
 
 from flask import Blueprint, Response, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from rules import adjudicate, all_variants, deal, load_variant
 from rules.cards import CardError
@@ -21,7 +23,8 @@ from rules.replay import replay
 from rules.scoresheet import score_sheet
 from rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
-from . import openapi, requests
+from . import MAX_BODY_BYTES, openapi, requests
+from .openapi import MAX_PROBLEMS
 from .problems import from_error, problem
 
 bp = Blueprint("v1", __name__)
@@ -50,12 +53,18 @@ def _body(component: str):
     if not request.is_json:
         raise _BadRequest(problem(415, "Unsupported media type", "send the request body as application/json",
                                   "unsupported-media-type"))
+    raw = request.get_data(cache=False) or b"null"
+    if len(raw) > MAX_BODY_BYTES:  # sent without a Content-Length (chunked): werkzeug let one byte more through
+        raise RequestEntityTooLarge()
     try:
-        raw = request.get_data(cache=False) or b"null"
         body = orjson.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise _BadRequest(problem(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
                                   "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]))
+    repeated = _repeated_names(raw, body)
+    if repeated:
+        raise MalformedInput([Problem(where, "this name appears more than once in its object (which of its "
+                                             "values was meant is not guessed)") for where in repeated[:MAX_PROBLEMS]])
     # Nothing may recurse on a deeply nested body (the full validator, the rules core's merges, the
     # answer's serialiser).  A body the schema accepts can nest freely only in its free-form parts
     # (`rules`, a game's `sheet` rows), so only those are measured; any other body is measured whole
@@ -68,6 +77,51 @@ def _body(component: str):
         raise _too_deep()
     openapi.validate(component, body)
     return body
+
+
+class _Repeats(dict):
+    """An object read from JSON text in which some names appear more than once."""
+    repeated: list[str]
+
+
+def _members(pairs: list[tuple[str, object]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    marked = _Repeats(obj)
+    marked.repeated = list(dict.fromkeys(k for k, _ in pairs if k in seen or seen.add(k)))
+    return marked
+
+
+def _repeated_names(raw: bytes, body) -> list[str]:
+    """The pointers of the object members of ``raw`` whose name its object gives more than once
+    (orjson keeps the last value without a word).
+
+    The fast test: every member of every object is written with one colon outside any string, and
+    colons inside strings are written as they are unless escaped as a \\u sequence; orjson writes
+    ``body`` back with the same strings and one colon per member it kept.  So when ``raw`` has no
+    \\u escape, the same count of colons means no name was dropped.  Otherwise the text is read
+    again, slowly, noting the names each object repeats."""
+    if b"\\u" not in raw:
+        try:
+            if raw.count(b":") == orjson.dumps(body).count(b":"):
+                return []
+        except orjson.JSONEncodeError:  # nested deeper than orjson writes: read again below
+            pass
+    try:
+        tree = json.loads(raw, object_pairs_hook=_members)
+    except (ValueError, RecursionError):  # nested too deeply to read here: refused for its depth
+        return []
+    found, stack = [], [(tree, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            found += [where + pointer(k) for k in getattr(node, "repeated", ())]
+            stack.extend((v, where + pointer(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, where + pointer(i)) for i, v in enumerate(node))
+    return sorted(found)
 
 
 REQUEST_COMPONENTS = ("AdjudicateRequest", "DealRequest", "GameStartRequest", "LegalActionsRequest",
