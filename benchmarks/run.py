@@ -242,6 +242,60 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
         spread("rounds' medians", [m / 1000 for m in medians(samples)], ".2f", " ms")
 
 
+def _crafted_requests(client) -> dict[str, tuple[str, bytes]]:
+    """The crafted slow requests of issue 11, each as (path, body): bodies that once cost seconds of
+    CPU to refuse or to answer (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold
+    them as tests)."""
+    from tests.test_legal_actions import CRAFTED, CRAFTED_RULES
+
+    first_turn = json.loads(BODY)
+    game = client.post("/v1/games", json={"variant": VARIANT, "players": ["a", "b"], "seed": 1}).get_json()["game"]
+    crafted_state = expand_setup(CRAFTED, "kalooki_co_uk", CRAFTED_RULES, "bench")
+    sixty = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": crafted_state}
+    draw = {"type": "draw", "source": "stock"}
+    return {
+        "a turn of 10,000 empty steps (422)":
+            ("/v1/adjudicate", orjson.dumps({**first_turn, "action": {"type": "turn", "actions": [{}] * 10000}})),
+        "a turn of 20,000 empty steps (422)":
+            ("/v1/adjudicate", orjson.dumps({**first_turn, "action": {"type": "turn", "actions": [{}] * 20000}})),
+        "a replay of 5,001 actions (422)":
+            ("/v1/replay", orjson.dumps({"variant": VARIANT, "start": {"game": game}, "actions": [draw] * 5001})),
+        "60 cards, 4 decks, 12 jokers, opening 500: take the discard":
+            ("/v1/adjudicate", orjson.dumps({**sixty, "action": {"type": "draw", "source": "discard"}})),
+        "the same position: legal-actions":
+            ("/v1/legal-actions", orjson.dumps(sixty)),
+        "a house rule named by 500,000 letters (422)":
+            ("/v1/adjudicate", orjson.dumps({**first_turn, "rules": {"x" * 500_000: 1}})),
+        "an integer beyond 2^53 beside U+E000 in a replayed game (422)":
+            ("/v1/replay", orjson.dumps({"variant": VARIANT, "start": {"game": {**game, "sheet": [
+                {"pool": 2**60, "winner": "\ue000"}]}}, "actions": [draw]})),
+    }
+
+
+def crafted(runs: int) -> None:
+    """The CPU time of each crafted slow request through the app in process (the median of ``runs``),
+    and the worst of them against the 50 ms target."""
+    from api import create_app
+
+    client = create_app().test_client()
+    print(f"The crafted slow requests of issue 11, through the Flask test client (CPU time of the process, "
+          f"median of {runs} runs each)")
+    worst = ("", 0.0)
+    for name, (path, body) in _crafted_requests(client).items():
+        samples = []
+        for _ in range(runs):
+            t0 = time.process_time_ns()
+            response = client.post(path, data=body, content_type="application/json")
+            samples.append((time.process_time_ns() - t0) / 1e6)
+            assert response.status_code < 500, (name, response.status_code)
+        med = statistics.median(samples)
+        print(f"    {name}: {med:.1f} ms ({response.status_code})")
+        if med >= worst[1]:
+            worst = (name, med)
+    line("the worst crafted slow request, CPU time", f"{worst[1]:8.1f} ms", "<= 50 ms")
+    print(f"    which: {worst[0]}")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -370,6 +424,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}")
     in_process()
     requests_in_process(rounds, 150 if args.quick else 300, 15 if args.quick else 25)
+    crafted(3 if args.quick else 7)
     if not args.no_http:
         http(seconds, rounds, args.workers, args.connections)
     return 0

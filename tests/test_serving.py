@@ -324,3 +324,27 @@ def test_the_refusals_of_nginx_and_gunicorn_are_problems():
         # without nginx, gunicorn hands a chunked body on whole and the app refuses it past 1 MiB
         got_status, content_type, body = _raw_exchange(port, chunked)
         assert (got_status, content_type) == (413, PROBLEM), (got_status, body[:200])
+
+
+# -- schemathesis over HTTP: every check, three seeds ---------------------------------------------
+
+# The committed schemathesis.toml (read from the repository root) with every check on, the
+# response-time check included, and all four phases, stateful too, against a served instance.
+# The limit is generous for a shared two-core machine: the refused bodies schemathesis sends cost
+# the referee 5-20 ms of CPU, and a second means a regression of fifty times, or a stalled worker.
+MAX_RESPONSE_SECONDS = float(os.environ.get("KALOOKI_MAX_RESPONSE_SECONDS", 1.0))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_schemathesis_with_every_check_finds_no_failure(seed):
+    cli = Path(sys.executable).with_name("schemathesis")
+    with gunicorn_instances(1, workers=2) as [(port, _)]:
+        run = subprocess.run([str(cli), "run", f"http://127.0.0.1:{port}/openapi.yaml", "--checks", "all",
+                              "--phases", "examples,coverage,fuzzing,stateful", "--seed", str(seed),
+                              "--max-response-time", str(MAX_RESPONSE_SECONDS), "--max-examples", "20",
+                              "--workers", "1"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    summary = run.stdout[run.stdout.rfind("SUMMARY"):] if "SUMMARY" in run.stdout else run.stdout[-3000:]
+    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    assert "Stateful" in summary and "passed" in summary.split("Test cases:")[-1], summary
