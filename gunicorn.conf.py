@@ -27,7 +27,7 @@ errorlog = "-"
 # Request-line and header limits, at least as large as the proxy's own (deploy/nginx.conf), so that
 # behind the proxy a request that reaches gunicorn is never refused here with a page of text/html.
 limit_request_line = 8190
-limit_request_fields = 100
+limit_request_fields = 8192  # above the count of header lines nginx lets through (under 1,000 here)
 limit_request_field_size = 8190
 # gunicorn 25 and later open a control socket for `gunicornc`, by default at one path per user
 # ($XDG_RUNTIME_DIR or ~/.gunicorn), which every instance on a host then shares: the last one

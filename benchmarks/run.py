@@ -410,6 +410,39 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
             os.unlink(script)
 
 
+def behind_nginx(seconds: int, rounds: int, workers: int, connections: int) -> None:
+    """Throughput of README's first-turn request served as "Serving in production" says: one
+    instance alone, nginx in front of that one instance, and nginx in front of two instances
+    (``workers`` sync workers each), the three loads alternating, with wrk on the same machine."""
+    from tests.test_serving import gunicorn_instances, nginx_in_front
+
+    wrk = shutil.which("wrk")
+    if not wrk:
+        print("nginx and instances: wrk NOT FOUND (apt-get install wrk)")
+        return
+    fd, script = tempfile.mkstemp(suffix=".lua")
+    with os.fdopen(fd, "w") as f:
+        f.write(WRK_SCRIPT % json.dumps(str(ROOT / "examples" / "first-turn.json")))
+    try:
+        with gunicorn_instances(2, workers=workers) as [(a, _), (b, _)], \
+                nginx_in_front([a]) as one, nginx_in_front([a, b]) as two:
+            targets = {"one instance, no proxy": a, "nginx, one instance": one, "nginx, two instances": two}
+            for port in targets.values():
+                _wrk(wrk, script, f"http://127.0.0.1:{port}/v1/adjudicate", 2, connections)
+            rates: dict[str, list[float]] = {name: [] for name in targets}
+            for _ in range(rounds):
+                for name, port in targets.items():
+                    rates[name].append(_wrk(wrk, script, f"http://127.0.0.1:{port}/v1/adjudicate", seconds, connections))
+        print(f"POST /v1/adjudicate (README's first-turn request) through nginx (deploy/nginx.conf), {workers} sync "
+              f"workers per instance; wrk, 2 threads, {connections} connections, on the same {os.cpu_count()} cores; "
+              f"{rounds} alternating rounds of {seconds} s, medians")
+        for name, values in rates.items():
+            line(name, f"{statistics.median(values):10.0f} req/s", "-")
+            spread("rounds", values, ".0f", " req/s")
+    finally:
+        os.unlink(script)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-http", action="store_true")
@@ -418,10 +451,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=None, help=f"alternating rounds (default {ROUNDS}, quick 4)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for the HTTP figure (default 2)")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections (default 16)")
+    parser.add_argument("--nginx", action="store_true",
+                        help="only the throughput of one and two instances behind nginx (deploy/nginx.conf)")
     args = parser.parse_args(argv)
     rounds = args.rounds or (4 if args.quick else ROUNDS)
     seconds = args.seconds or (2 if args.quick else 3)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}")
+    if args.nginx:
+        behind_nginx(seconds, rounds, args.workers, args.connections)
+        return 0
     in_process()
     requests_in_process(rounds, 150 if args.quick else 300, 15 if args.quick else 25)
     crafted(3 if args.quick else 7)

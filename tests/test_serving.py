@@ -317,6 +317,12 @@ def test_the_refusals_of_nginx_and_gunicorn_are_problems():
             got_status, content_type, body = _raw_exchange(front, payload)
             assert (got_status, content_type) == (status, PROBLEM), (status, got_status, content_type, body[:200])
             assert json.loads(body) == json.loads((DEPLOY / "errors" / f"{status}.json").read_bytes())
+        # what nginx lets through, gunicorn reads: many short header lines (gunicorn's default limit
+        # is 100) get the app's answer, not gunicorn's text/html refusal
+        many = b"".join(b"X-H%d: 1\r\n" % i for i in range(500))
+        status, content_type, _ = _raw_exchange(front, b"GET /health HTTP/1.1\r\nHost: referee\r\nConnection: close\r\n"
+                                                + many + b"\r\n")
+        assert (status, content_type) == (200, "application/json")
         # the app's own answers pass through nginx untouched
         assert request(front, "POST", "/v1/adjudicate", first_turn) == request(port, "POST", "/v1/adjudicate", first_turn)
         status, content_type, body = request(front, "POST", "/v1/adjudicate", b"{")
@@ -335,13 +341,16 @@ def test_the_refusals_of_nginx_and_gunicorn_are_problems():
 MAX_RESPONSE_SECONDS = float(os.environ.get("KALOOKI_MAX_RESPONSE_SECONDS", 1.0))
 
 
+# The examples and coverage phases are drawn from the document rather than from the seed: they run
+# with the first seed only, and the fuzzing and stateful phases with each of the three.
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_schemathesis_with_every_check_finds_no_failure(seed):
+@pytest.mark.parametrize("seed, phases", [(1, "examples,coverage,fuzzing,stateful"), (2, "fuzzing,stateful"),
+                                          (3, "fuzzing,stateful")])
+def test_schemathesis_with_every_check_finds_no_failure(seed, phases):
     cli = Path(sys.executable).with_name("schemathesis")
     with gunicorn_instances(1, workers=2) as [(port, _)]:
         run = subprocess.run([str(cli), "run", f"http://127.0.0.1:{port}/openapi.yaml", "--checks", "all",
-                              "--phases", "examples,coverage,fuzzing,stateful", "--seed", str(seed),
+                              "--phases", phases, "--seed", str(seed),
                               "--max-response-time", str(MAX_RESPONSE_SECONDS), "--max-examples", "20",
                               "--workers", "1"],
                              cwd=ROOT, capture_output=True, text=True, timeout=1200)
