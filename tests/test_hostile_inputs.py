@@ -418,3 +418,13 @@ def test_a_request_past_its_cpu_deadline_is_a_problem_and_the_app_goes_on():
     assert client.post("/v1/adjudicate", json=FIRST_TURN).status_code == 200  # disarmed, still serving
     import signal
     assert signal.getitimer(signal.ITIMER_VIRTUAL) == (0.0, 0.0)
+
+
+@pytest.mark.parametrize("action", [{"type": "buy_in", "player": "a"}, {"type": "decline", "player": "a"},
+                                    {"type": "next_hand", "seed": 1}], ids=["buy_in", "decline", "next_hand"])
+def test_a_game_action_in_a_log_that_starts_from_a_hand_is_422(client, action):
+    # found by schemathesis over HTTP (seed 2): a KeyError, answered 500
+    body = problem(client.post("/v1/replay", json={"variant": "british", "start": {"deal": {"players": ["a", "b"], "seed": 1}},
+                                                   "actions": [{"type": "draw", "source": "stock"}, action]}),
+                   422, "malformed-input")
+    assert pointers(body) == ["/actions/1/type"]
