@@ -6,14 +6,17 @@ import os
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
-from .problems import problem
+from . import deadline
+from .problems import http_problem, problem
 
 MAX_BODY_BYTES = 1 * 1024 * 1024
 
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES)
+    # One byte over the limit is let through werkzeug so that a body sent without a Content-Length
+    # (chunked) can be told apart from one of exactly the limit: routes._body refuses it with 413.
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES + 1)
     if config:
         app.config.update(config)
 
@@ -32,11 +35,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(page_bp)
     app.register_blueprint(docs)
     warm()  # load the variants and compile the validators now, not on a worker's first requests
+    deadline.install(app)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
-        slug = (exc.name or "error").lower().replace(" ", "-")
-        response = problem(exc.code or 500, exc.name or "Error", exc.description or "", slug)
+        response = http_problem(exc.code or 500, exc.name or "Error", exc.description or "")
         for name, value in exc.get_headers():  # e.g. the `Allow` header a 405 must carry (RFC 9110)
             if name.lower() != "content-type":
                 response.headers[name] = value

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import orjson
 
 from flask import Blueprint, Response, abort, current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from kalooki_referee import __version__
 from kalooki_referee.rules import adjudicate, all_variants, deal, load_variant
@@ -23,7 +25,8 @@ from kalooki_referee.rules.replay import replay
 from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
-from . import openapi, ops, requests, resources, signing
+from . import MAX_BODY_BYTES, openapi, ops, requests, resources, signing
+from .openapi import MAX_PROBLEMS
 from .problems import from_error, problem
 
 bp = Blueprint("v1", __name__)
@@ -52,12 +55,18 @@ def _body(component: str):
     if not request.is_json:
         raise _BadRequest(problem(415, "Unsupported media type", "send the request body as application/json",
                                   "unsupported-media-type"))
+    raw = request.get_data(cache=False) or b"null"
+    if len(raw) > MAX_BODY_BYTES:  # sent without a Content-Length (chunked): werkzeug let one byte more through
+        raise RequestEntityTooLarge()
     try:
-        raw = request.get_data(cache=False) or b"null"
         body = orjson.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise _BadRequest(problem(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
                                   "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]))
+    repeated = _repeated_names(raw, body)
+    if repeated:
+        raise MalformedInput([Problem(where, "this name appears more than once in its object (which of its "
+                                             "values was meant is not guessed)") for where in repeated[:MAX_PROBLEMS]])
     # Nothing may recurse on a deeply nested body (the full validator, the rules core's merges, the
     # answer's serialiser).  A body the schema accepts can nest freely only in its free-form parts
     # (`rules`, a game's `sheet` rows), so only those are measured; any other body is measured whole
@@ -70,6 +79,51 @@ def _body(component: str):
         raise _too_deep()
     openapi.validate(component, body)
     return body
+
+
+class _Repeats(dict):
+    """An object read from JSON text in which some names appear more than once."""
+    repeated: list[str]
+
+
+def _members(pairs: list[tuple[str, object]]) -> dict:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    marked = _Repeats(obj)
+    marked.repeated = list(dict.fromkeys(k for k, _ in pairs if k in seen or seen.add(k)))
+    return marked
+
+
+def _repeated_names(raw: bytes, body) -> list[str]:
+    """The pointers of the object members of ``raw`` whose name its object gives more than once
+    (orjson keeps the last value without a word).
+
+    The fast test: every member of every object is written with one colon outside any string, and
+    colons inside strings are written as they are unless escaped as a \\u sequence; orjson writes
+    ``body`` back with the same strings and one colon per member it kept.  So when ``raw`` has no
+    \\u escape, the same count of colons means no name was dropped.  Otherwise the text is read
+    again, slowly, noting the names each object repeats."""
+    if b"\\u" not in raw:
+        try:
+            if raw.count(b":") == orjson.dumps(body).count(b":"):
+                return []
+        except orjson.JSONEncodeError:  # nested deeper than orjson writes: read again below
+            pass
+    try:
+        tree = json.loads(raw, object_pairs_hook=_members)
+    except (ValueError, RecursionError):  # nested too deeply to read here: refused for its depth
+        return []
+    found, stack = [], [(tree, "")]
+    while stack:
+        node, where = stack.pop()
+        if isinstance(node, dict):
+            found += [where + pointer(k) for k in getattr(node, "repeated", ())]
+            stack.extend((v, where + pointer(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, where + pointer(i)) for i, v in enumerate(node))
+    return sorted(found)
 
 
 REQUEST_COMPONENTS = ("AdjudicateRequest", "DealRequest", "GameStartRequest", "LegalActionsRequest",
@@ -296,13 +350,22 @@ def variant_rulings_route(variant_id: str):
 def clauses_route():
     """Every clause; ``?variant=`` keeps those the variant plays under, ``?category=`` those of a topic."""
     found = list(resources.clauses().values())
-    variant_id = request.args.get("variant")
+    variant_id, category = _text_option("variant"), _text_option("category")
     if variant_id is not None:
         found = [c for c in found if load_variant(variant_id).id in c["variants"]]  # 404 when unknown
-    category = request.args.get("category")
     if category is not None:
         found = [c for c in found if c["category"] == category]
     return _json({"clauses": found})
+
+
+def _text_option(name: str, longest: int = 64) -> str | None:
+    """A query parameter that is a name: absent, or 1 to ``longest`` characters (else a 400)."""
+    value = request.args.get(name)
+    if value is not None and not 1 <= len(value) <= longest:
+        raise _BadRequest(problem(400, "Bad query parameter",
+                                  f"the query parameter {name} is 1 to {longest} characters long",
+                                  "bad-query-parameter"))
+    return value
 
 
 @bp.get("/v1/clauses/<clause_id>")

@@ -244,6 +244,60 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
         spread("rounds' medians", [m / 1000 for m in medians(samples)], ".2f", " ms")
 
 
+def _crafted_requests(client) -> dict[str, tuple[str, bytes]]:
+    """The crafted slow requests of issue 11, each as (path, body): bodies that once cost seconds of
+    CPU to refuse or to answer (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold
+    them as tests)."""
+    from tests.test_legal_actions import CRAFTED, CRAFTED_RULES
+
+    first_turn = json.loads(BODY)
+    game = client.post("/v1/games", json={"variant": VARIANT, "players": ["a", "b"], "seed": 1}).get_json()["game"]
+    crafted_state = expand_setup(CRAFTED, "kalooki_co_uk", CRAFTED_RULES, "bench")
+    sixty = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": crafted_state}
+    draw = {"type": "draw", "source": "stock"}
+    return {
+        "a turn of 10,000 empty steps (422)":
+            ("/v1/adjudicate", orjson.dumps({**first_turn, "action": {"type": "turn", "actions": [{}] * 10000}})),
+        "a turn of 20,000 empty steps (422)":
+            ("/v1/adjudicate", orjson.dumps({**first_turn, "action": {"type": "turn", "actions": [{}] * 20000}})),
+        "a replay of 5,001 actions (422)":
+            ("/v1/replay", orjson.dumps({"variant": VARIANT, "start": {"game": game}, "actions": [draw] * 5001})),
+        "60 cards, 4 decks, 12 jokers, opening 500: take the discard":
+            ("/v1/adjudicate", orjson.dumps({**sixty, "action": {"type": "draw", "source": "discard"}})),
+        "the same position: legal-actions":
+            ("/v1/legal-actions", orjson.dumps(sixty)),
+        "a house rule named by 500,000 letters (422)":
+            ("/v1/adjudicate", orjson.dumps({**first_turn, "rules": {"x" * 500_000: 1}})),
+        "an integer beyond 2^53 beside U+E000 in a replayed game (422)":
+            ("/v1/replay", orjson.dumps({"variant": VARIANT, "start": {"game": {**game, "sheet": [
+                {"pool": 2**60, "winner": "\ue000"}]}}, "actions": [draw]})),
+    }
+
+
+def crafted(runs: int) -> None:
+    """The CPU time of each crafted slow request through the app in process (the median of ``runs``),
+    and the worst of them against the 50 ms target."""
+    from kalooki_referee.api import create_app
+
+    client = create_app().test_client()
+    print(f"The crafted slow requests of issue 11, through the Flask test client (CPU time of the process, "
+          f"median of {runs} runs each)")
+    worst = ("", 0.0)
+    for name, (path, body) in _crafted_requests(client).items():
+        samples = []
+        for _ in range(runs):
+            t0 = time.process_time_ns()
+            response = client.post(path, data=body, content_type="application/json")
+            samples.append((time.process_time_ns() - t0) / 1e6)
+            assert response.status_code < 500, (name, response.status_code)
+        med = statistics.median(samples)
+        print(f"    {name}: {med:.1f} ms ({response.status_code})")
+        if med >= worst[1]:
+            worst = (name, med)
+    line("the worst crafted slow request, CPU time", f"{worst[1]:8.1f} ms", "<= 50 ms")
+    print(f"    which: {worst[0]}")
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -358,6 +412,39 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
             os.unlink(script)
 
 
+def behind_nginx(seconds: int, rounds: int, workers: int, connections: int) -> None:
+    """Throughput of README's first-turn request served as "Serving in production" says: one
+    instance alone, nginx in front of that one instance, and nginx in front of two instances
+    (``workers`` sync workers each), the three loads alternating, with wrk on the same machine."""
+    from tests.test_serving import gunicorn_instances, nginx_in_front
+
+    wrk = shutil.which("wrk")
+    if not wrk:
+        print("nginx and instances: wrk NOT FOUND (apt-get install wrk)")
+        return
+    fd, script = tempfile.mkstemp(suffix=".lua")
+    with os.fdopen(fd, "w") as f:
+        f.write(WRK_SCRIPT % json.dumps(str(ROOT / "examples" / "first-turn.json")))
+    try:
+        with gunicorn_instances(2, workers=workers) as [(a, _), (b, _)], \
+                nginx_in_front([a]) as one, nginx_in_front([a, b]) as two:
+            targets = {"one instance, no proxy": a, "nginx, one instance": one, "nginx, two instances": two}
+            for port in targets.values():
+                _wrk(wrk, script, f"http://127.0.0.1:{port}/v1/adjudicate", 2, connections)
+            rates: dict[str, list[float]] = {name: [] for name in targets}
+            for _ in range(rounds):
+                for name, port in targets.items():
+                    rates[name].append(_wrk(wrk, script, f"http://127.0.0.1:{port}/v1/adjudicate", seconds, connections))
+        print(f"POST /v1/adjudicate (README's first-turn request) through nginx (deploy/nginx.conf), {workers} sync "
+              f"workers per instance; wrk, 2 threads, {connections} connections, on the same {os.cpu_count()} cores; "
+              f"{rounds} alternating rounds of {seconds} s, medians")
+        for name, values in rates.items():
+            line(name, f"{statistics.median(values):10.0f} req/s", "-")
+            spread("rounds", values, ".0f", " req/s")
+    finally:
+        os.unlink(script)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-http", action="store_true")
@@ -366,12 +453,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=None, help=f"alternating rounds (default {ROUNDS}, quick 4)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for the HTTP figure (default 2)")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections (default 16)")
+    parser.add_argument("--nginx", action="store_true",
+                        help="only the throughput of one and two instances behind nginx (deploy/nginx.conf)")
     args = parser.parse_args(argv)
     rounds = args.rounds or (4 if args.quick else ROUNDS)
     seconds = args.seconds or (2 if args.quick else 3)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.platform()}")
+    if args.nginx:
+        behind_nginx(seconds, rounds, args.workers, args.connections)
+        return 0
     in_process()
     requests_in_process(rounds, 150 if args.quick else 300, 15 if args.quick else 25)
+    crafted(3 if args.quick else 7)
     if not args.no_http:
         http(seconds, rounds, args.workers, args.connections)
     return 0

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Union
 
 from .cards import Card, parse_card
+from .errors import MalformedInput, Problem
 from .melds import Token, parse_token
 
 MAX_TURN_STEPS = 60
@@ -135,8 +136,14 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
-    """The action of a wire object that matches openapi.yaml's ``Action``."""
-    return _DECODERS[data["type"]](data, data.get("player"))
+    """The action of a wire object that matches openapi.yaml's ``Action``.  A game's own actions
+    (buy_in, decline, next_hand) pass the schema of a replay's log too, and are refused here when
+    the log starts from a hand."""
+    decode = _DECODERS.get(data.get("type"))  # type: ignore[arg-type]
+    if decode is None:
+        raise MalformedInput(Problem("/type", f"{str(data.get('type'))[:40]!r} is not an action of a hand; "
+                                              "this log starts from a hand, not a game"))
+    return decode(data, data.get("player"))
 
 
 # -- the wire form, written ------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """What operators expect (api/ops.py): CORS, request ids, one JSON log line per request, Prometheus
 metrics, readiness, security and caching headers.  The fast tests use the Flask test client; the slow
-one serves the app with gunicorn (gunicorn.conf.py, two workers) and checks that /metrics sums what
+one serves the app with gunicorn (`kalooki-referee serve`, two workers) and checks that /metrics sums what
 both workers served."""
 from __future__ import annotations
 
@@ -278,7 +278,7 @@ def _served(text: str, route: str) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("metrics_dir", ["given", "made by gunicorn.conf.py"])
+@pytest.mark.parametrize("metrics_dir", ["given", "made by the gunicorn settings"])
 def test_metrics_sum_every_gunicorn_worker(tmp_path, metrics_dir):
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PROMETHEUS_MULTIPROC_DIR", "KALOOKI_OWN_METRICS_DIR")}

@@ -1,0 +1,67 @@
+"""A deadline on the CPU time of one request, answered as a problem.
+
+Every request is bounded before the rules core sees it (sizes, counts, search budgets), so no
+request should come near this: it is the net under those limits.  Without it, a request that ran
+away would keep its worker until gunicorn's timeout killed the process, and the client would get
+gunicorn's text/html error page.  With it, the work is interrupted and the client gets a 422
+problem saying the request was too costly; the worker goes on serving.
+
+The deadline counts the process's CPU time (``ITIMER_VIRTUAL``), not the wall clock, so that a
+loaded machine does not turn a request that is cheap into a refused one, and the same request
+gets the same answer.  A timer signal can only interrupt the main thread, which is where a sync
+worker (the serving design, gunicorn.conf.py) and the Flask test client run a request; in any
+other thread the deadline is not set and gunicorn's own timeout remains the net.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+
+from flask import Flask
+
+from .problems import problem
+
+DEFAULT_SECONDS = float(os.environ.get("KALOOKI_DEADLINE_SECONDS", 5.0))
+
+
+class DeadlineExceeded(Exception):
+    pass
+
+
+def _expired(signum, frame):
+    raise DeadlineExceeded()
+
+
+def _stop() -> None:
+    signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+
+
+def install(app: Flask) -> None:
+    """Arm the deadline (``app.config["DEADLINE_SECONDS"]``, 0 for none) around every request."""
+    seconds = float(app.config.setdefault("DEADLINE_SECONDS", DEFAULT_SECONDS))
+    if seconds <= 0 or not hasattr(signal, "setitimer"):
+        return
+
+    if threading.current_thread() is threading.main_thread():  # the handler is set once per process
+        signal.signal(signal.SIGVTALRM, _expired)
+
+    def armed() -> bool:
+        return threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGVTALRM) is _expired
+
+    @app.before_request
+    def _arm():
+        if armed():
+            signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+
+    @app.teardown_request
+    def _disarm(exc=None):
+        if armed():
+            _stop()
+
+    @app.errorhandler(DeadlineExceeded)
+    def _too_costly(exc: DeadlineExceeded):
+        _stop()
+        return problem(422, "Request too costly",
+                       f"the referee stopped working on this request after {seconds:g} s of CPU time",
+                       "too-costly")
