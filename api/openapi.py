@@ -130,6 +130,7 @@ def validate(component: str, body: Any) -> None:
     """Raise MalformedInput listing every place where ``body`` breaks ``components/schemas/<component>``."""
     if is_valid(component, body):
         return
+    refuse_overlong(body)
     problems = []
     # The full validator walks a oneOf per item and keeps every error: on a list of thousands of
     # broken items that costs seconds.  It reads a copy whose lists are cut to their first items
@@ -176,6 +177,43 @@ def validate(component: str, body: Any) -> None:
 
 
 MAX_PROBLEMS = 50
+
+
+@functools.lru_cache(maxsize=1)
+def longest_list() -> int:
+    """The most items a list of any request may hold: the largest ``maxItems`` of the contract."""
+    found: list[int] = []
+    stack: list[Any] = [openapi_document()["components"]["schemas"]]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("maxItems"), int):
+                found.append(node["maxItems"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return max(found)
+
+
+def refuse_overlong(body: Any) -> None:
+    """Raise MalformedInput naming each list of ``body`` longer than any request may hold, found
+    without descending into those lists (nor recursing: the body may nest deeply)."""
+    longest, found = longest_list(), []
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(body, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, (*path, k)) for k, v in value.items())
+        elif isinstance(value, list):
+            if len(value) > longest:
+                found.append(Problem(pointer(*path), f"a list of {len(value)} items: no list in a request may "
+                                                     f"hold more than {longest}"))
+            else:
+                stack.extend((v, (*path, i)) for i, v in enumerate(value) if isinstance(v, (dict, list)))
+    if found:
+        raise MalformedInput(sorted(found, key=lambda p: p.pointer)[:MAX_PROBLEMS])
+
+
 CHECKED_ITEMS = 64   # beyond every list size that is checked item by item in a small request
 CHECKED_OBJECTS = 8   # objects and lists inside lists checked in all, over the whole body: the Python
                       # validator spends a few milliseconds on each (a turn's step tries every action)

@@ -75,6 +75,7 @@ def _body(component: str):
         if isinstance(body, dict) and _free_depth(body) > MAX_JSON_DEPTH:
             raise _too_deep()
         return body
+    openapi.refuse_overlong(body)  # a list longer than any request holds: refused before any walk of the text
     if _depth(raw) > MAX_JSON_DEPTH:
         raise _too_deep()
     openapi.validate(component, body)
@@ -179,20 +180,21 @@ MAX_JSON_DEPTH = 32  # the deepest valid request (a turn's swap_joker placing a 
 
 
 _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_BRACKETS = re.compile(rb"[\[\]{}]")
+_NOT_BRACKETS = re.compile(rb"[^\[\]{}]+")
+_INNERMOST = re.compile(rb"\[\]|\{\}")
 
 
 def _depth(raw: bytes) -> int:
     """How deeply arrays and objects nest in ``raw``, a JSON text already parsed (so its strings are
-    well formed): the strings are blanked out, then the brackets counted, without recursion."""
-    depth = deepest = 0
-    for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', raw)):
-        if bracket in (b"[", b"{"):
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
+    well formed and its brackets balanced), counted up to one past MAX_JSON_DEPTH: the strings
+    blanked out and everything but the brackets dropped, then the innermost pairs removed level by
+    level, each level one pass of the regular expression engine (no Python loop over the text)."""
+    brackets = _NOT_BRACKETS.sub(b"", _STRINGS.sub(b'""', raw))
+    depth = 0
+    while brackets and depth <= MAX_JSON_DEPTH:
+        brackets = _INNERMOST.sub(b"", brackets)
+        depth += 1
+    return depth
 
 
 class _BadRequest(Exception):

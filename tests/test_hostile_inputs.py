@@ -286,14 +286,27 @@ def test_canonical_writes_the_largest_exact_integers():
 
 def test_a_turn_of_ten_thousand_empty_steps_is_refused_cheaply(client):
     # issue 11: the full validator once walked a oneOf per step and kept every error (15 s of CPU,
-    # about 1 GB); it now reads a copy whose lists are cut to their first items
+    # about 1 GB); a list longer than any request may hold is now named at once, unwalked
     body = json.loads((ROOT / "examples" / "first-turn.json").read_text())
     body["action"] = {"type": "turn", "actions": [{}] * 10000}
     answer = client.post("/v1/adjudicate", json=body)
     assert answer.status_code == 422
-    pointers = [e["pointer"] for e in answer.get_json()["errors"]]
+    [error] = answer.get_json()["errors"]
+    assert error["pointer"] == "/action/actions" and "no list in a request may hold more than 5000" in error["detail"]
+
+
+def test_a_long_list_of_broken_items_is_listed_from_its_first_items(client):
+    # under the longest list but over its own limit, each step broken: the problems of the first
+    # items are listed, with a note that only those were checked
+    body = json.loads((ROOT / "examples" / "first-turn.json").read_text())
+    body["action"] = {"type": "turn", "actions": [{}] * 4000}
+    answer = client.post("/v1/adjudicate", json=body)
+    assert answer.status_code == 422
+    errors = answer.get_json()["errors"]
+    pointers = [e["pointer"] for e in errors]
     assert "/action/actions" in pointers and "/action/actions/0" in pointers
-    assert any(re.search(r"only its first \d+ were checked", e["detail"]) for e in answer.get_json()["errors"])
+    assert "/action/actions/3999" not in pointers
+    assert any(re.search(r"only its first \d+ were checked", e["detail"]) for e in errors)
 
 
 def test_a_replay_over_its_length_names_the_long_list(client):
