@@ -168,7 +168,7 @@ async function checkRuling(text) {
         published && published.ephemeral ? h("p", {}, "That key is the referee's ephemeral key: it is gone when the referee restarts, so keep its public key (from /v1/keys) with the ruling.") : "",
         rulingSummary(ruling.request, ruling.answer))
     : h("div", {class: "verdict illegal signed-result", "data-verified": "false"},
-        h("p", {}, h("strong", {}, "Not verified."), ` ${reason}.`),
+        h("p", {}, h("strong", {}, "Not verified."), ` ${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`),
         h("p", {}, "Do not rely on what this file says the referee ruled.")));
 }
 
