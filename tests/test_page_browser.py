@@ -548,6 +548,24 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     expect(page.locator("#build-play-problems")).to_contain_text("click the cards you want to play")
     expect(page.locator("#build-discard-problems")).to_contain_text("top of the discard pile")
 
+    # a joker on the table that could stand for two cards: the page asks which, with the meld check's readings
+    page.get_by_label("Your question").select_option("meld")
+    page.get_by_role("button", name="Put another meld on the table").click()
+    for card in ("the five of clubs", "the six of clubs", "the seven of clubs", "a joker"):
+        put(page, "meld m1 on the table", card)
+    for card in ("the king of spades", "the king of hearts", "the king of diamonds", "the two of hearts"):
+        put(page, "the cards you want to play", card)
+    page.get_by_role("button", name="Ask the referee").click()
+    _, check = api(base_url, "/v1/melds/check", {"variant": "british", "cards": ["5C", "6C", "7C", "JK"],
+                                                 "declarations": {"kind": "run"}})
+    assert check["ambiguous"] and len(check["readings"]) > 1
+    readings = page.locator("#build-meld-m1-problems button.reading")
+    expect(readings).to_have_count(len(check["readings"]))
+    readings.first.click()
+    request, answer = asked(page)
+    assert request["state"]["melds"][0]["cards"] == check["readings"][0]["cards"]
+    expect(page.locator("#build-answer .verdict")).to_contain_text("you may")
+
 
 def _saved(download, path: Path) -> dict:
     download.save_as(path)
