@@ -89,3 +89,10 @@ def test_the_recorded_dispute_replays_to_a_first_illegal_step_resting_on_a_rulin
     # the disputed step breaks a rule that a ruling of the variant decides (its parameter switches it)
     assert any(v["clause"] == "build.run_max_two_per_end_per_turn" for v in bad["violations"])
     assert "/building/max_per_run_end_per_turn" in pointers
+
+
+def test_the_page_links_to_the_api_documentation(client):
+    refs = _references(client.get("/").get_data(as_text=True))
+    assert ("a", "href", "/docs") in refs
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and docs.mimetype == "text/html"

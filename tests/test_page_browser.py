@@ -6,6 +6,7 @@ What the page should show is asked of the same server's API, never written here.
 test-artifacts/ (git-ignored)."""
 from __future__ import annotations
 
+import base64
 import copy
 import json
 import re
@@ -16,6 +17,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from flask import Blueprint, Flask
 
 from kalooki_referee.api import create_app
@@ -438,3 +441,229 @@ def test_a_shared_link_and_a_downloaded_file_reopen_the_same_position(open_page,
     expect(third.locator("#viewer")).to_be_visible()
     expect(third.locator("#verdict h4")).to_contain_text(step_text)
     assert shown_position(third) == before
+
+
+# -- a position set out by hand, signed rulings ---------------------------------------------------------
+
+RANK_WORDS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight", "7": "seven",
+              "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"}
+SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def card_names(codes: list[str]) -> str:
+    """Natural cards as the page writes them in running text: "the two of spades and the two of hearts"."""
+    words = [f"the {RANK_WORDS[c[:-1]]} of {SUIT_WORDS[c[-1]]}" for c in codes]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def put(page, area: str, card: str) -> None:
+    """Clicks a card picture into one part of the position being set out (``area`` as the page names it)."""
+    page.get_by_role("radio", name=area, exact=True).check()
+    page.get_by_role("button", name=f"Put {card} in {area}", exact=True).click()
+
+
+def asked(page) -> tuple[dict, dict]:
+    """Clicks "Ask the referee"; the request the page sent to /v1/adjudicate and its answer."""
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/adjudicate") as info:
+        page.get_by_role("button", name="Ask the referee").click()
+    return info.value.request.post_data_json, info.value.json()
+
+
+def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(open_page, base_url):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    _, variants = api(base_url, "/v1/variants")
+    british = next(v for v in variants["variants"] if v["id"] == "british")["parameters"]
+
+    # "May I add these three clubs to that run?": a run on the table, three cards to add, the rest of a hand
+    page.get_by_label("Your question").select_option("build")
+    page.get_by_label("Players at the table").select_option("3")
+    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_role("button", name="Put another meld on the table").click()
+    for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
+        put(page, "meld m1 on the table", card)
+    for card in ("the eight of clubs", "the nine of clubs", "the ten of clubs"):
+        put(page, "the cards you want to play", card)
+    for card in ("the king of hearts", "a joker"):
+        put(page, "the rest of your hand", card)
+    put(page, "the top of the discard pile", "the two of diamonds")
+    request, answer = asked(page)
+
+    # the position sent is the one set out, completed with the rest of the pack
+    state, me = request["state"], request["state"]["players"][0]
+    assert request["variant"] == "british" and state["to_act"] == me["id"] and me["opened"] is True
+    assert sorted(me["hand"]) == sorted(["KH", "JK", "8C", "9C", "10C"])
+    assert [m["cards"] for m in state["melds"]] == [["5C", "6C", "7C"]] and state["discard"] == ["2D"]
+    assert request["action"] == {"type": "build", "meld": state["melds"][0]["id"], "cards": ["8C", "9C", "10C"]}
+    assert len(state["players"]) == 3
+    assert all(len(p["hand"]) == british["deal"]["cards_each"] for p in state["players"][1:])
+    held = sum(len(p["hand"]) for p in state["players"]) + len(state["stock"]) + len(state["discard"]) + 3
+    assert held == 52 * british["pack"]["decks"] + british["pack"]["jokers"]
+    status, verdict = api(base_url, "/v1/adjudicate", request)  # the referee reads it as the page did
+    assert status == 200 and verdict == answer and verdict["legal"] is False
+
+    box = page.locator("#build-answer .verdict.illegal")
+    expect(box).to_contain_text("No, you may not.")
+    for v in verdict["violations"]:
+        cited = expected_citation(base_url, "british", v)
+        assert cited["rulings"], "this dispute rests on a ruling"
+        assert_cites(box.locator(f".violation[data-clause='{v['clause']}']"), cited)
+    assert page.locator(".build-areas .card svg, .build-areas .card-button svg").count() >= 9  # drawn as pictures
+    assert CARD_CODE.findall(page.locator(".build-areas").inner_text()) == []
+    screenshot(page, "position-by-hand-ruling", "#build")
+
+    # the same table, another question: take the top discard into a new set (allowed: the player has opened)
+    page.get_by_label("Your question").select_option("take")
+    page.get_by_role("button", name="Take the eight of clubs out of the cards you want to play").click()
+    page.get_by_role("button", name="Take the nine of clubs out of the cards you want to play").click()
+    page.get_by_role("button", name="Take the ten of clubs out of the cards you want to play").click()
+    for card in ("the two of spades", "the two of hearts"):
+        put(page, "the cards you want to play", card)
+    request, answer = asked(page)
+    assert request["state"]["phase"] == "draw" and request["action"]["type"] == "turn"
+    assert request["action"]["actions"][1]["melds"][0]["cards"] == ["2D", "2S", "2H"]
+    assert answer == api(base_url, "/v1/adjudicate", request)[1] and answer["legal"] is True
+    box = page.locator("#build-answer .verdict.legal")
+    expect(box).to_contain_text("Yes, you may.")
+    melded = next(e for e in answer["events"] if e["type"] == "melded")
+    expect(box).to_contain_text(f"laid a {melded['kind']} ({card_names(melded['cards'])})")
+
+    # a position the pack cannot make: the API's problem, beside the cards it is about
+    for _ in range(3):
+        put(page, "the rest of your hand", "the five of spades")
+    request, shown = asked(page)
+    assert request["state"]["players"][0]["hand"].count("5S") == 3
+    status, problem = api(base_url, "/v1/adjudicate", request)
+    assert status == 422 and problem == shown
+    box = page.locator("#build-hand-problems")
+    about_the_hand = [e for e in problem["errors"] if e["pointer"].startswith("/state/players/0/hand")]
+    assert about_the_hand
+    for error in about_the_hand:
+        expect(box.locator(f"li.problem[data-pointer='{error['pointer']}']")).to_contain_text(error["detail"])
+    expect(page.locator("#build-answer")).to_be_empty()
+
+    # asking with nothing laid out: the page says what is missing, beside each part
+    page.get_by_role("button", name="Clear the position").click()
+    page.get_by_role("button", name="Ask the referee").click()
+    expect(page.locator("#build-play-problems")).to_contain_text("click the cards you want to play")
+    expect(page.locator("#build-discard-problems")).to_contain_text("top of the discard pile")
+
+    # a joker on the table that could stand for two cards: the page asks which, with the meld check's readings
+    page.get_by_label("Your question").select_option("meld")
+    page.get_by_role("button", name="Put another meld on the table").click()
+    for card in ("the five of clubs", "the six of clubs", "the seven of clubs", "a joker"):
+        put(page, "meld m1 on the table", card)
+    for card in ("the king of spades", "the king of hearts", "the king of diamonds", "the two of hearts"):
+        put(page, "the cards you want to play", card)
+    page.get_by_role("button", name="Ask the referee").click()
+    _, check = api(base_url, "/v1/melds/check", {"variant": "british", "cards": ["5C", "6C", "7C", "JK"],
+                                                 "declarations": {"kind": "run"}})
+    assert check["ambiguous"] and len(check["readings"]) > 1
+    readings = page.locator("#build-meld-m1-problems button.reading")
+    expect(readings).to_have_count(len(check["readings"]))
+    readings.first.click()
+    request, answer = asked(page)
+    assert request["state"]["melds"][0]["cards"] == check["readings"][0]["cards"]
+    expect(page.locator("#build-answer .verdict")).to_contain_text("you may")
+
+
+def _saved(download, path: Path) -> dict:
+    download.save_as(path)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _python_verifies(base_url: str, ruling: dict) -> bool:
+    from kalooki_referee.api.signing import NotVerified, key_id, public_key, verify
+    _, published = api(base_url, "/v1/keys")
+    keys = {k["key_id"]: public_key(k["public_key"]) for k in published["keys"]}
+    assert all(key_id(v) == k for k, v in keys.items())
+    try:
+        verify(ruling["request"], ruling["answer"], keys)
+    except NotVerified:
+        return False
+    return True
+
+
+def _check_in_page(page, text: str, key: str = "") -> str:
+    from playwright.sync_api import expect
+    page.get_by_label("Public key (optional)").fill(key)
+    page.get_by_label("Signed ruling", exact=True).fill(text)
+    page.locator("#signed-answer").evaluate("(n) => n.replaceChildren()")
+    page.get_by_role("button", name="Check this ruling").click()
+    result = page.locator("#signed-answer .signed-result")
+    expect(result).to_be_visible()
+    return result.get_attribute("data-verified")
+
+
+def _one_byte_changed(text: str, old: str, new: str, after: str) -> str:
+    """``text`` with the first ``old`` after ``after`` written as ``new`` (one character for one)."""
+    assert len(old) == len(new) == 1
+    start = text.index(after)
+    at = text.index(old, start)
+    return text[:at] + new + text[at + 1:]
+
+
+def test_a_signed_ruling_verifies_in_the_browser_and_one_altered_byte_does_not(open_page, base_url, tmp_path):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    load_log(page, DISPUTE.read_text(encoding="utf-8"))
+    verdict = page.locator("#verdict .verdict.illegal")
+    with page.expect_download() as info:
+        verdict.get_by_role("button", name="Sign this verdict").click()
+    ruling = _saved(info.value, tmp_path / "ruling.json")
+    expect(verdict.locator(".sign-note")).to_contain_text(ruling["answer"]["signature"]["key_id"])
+    # the file holds the disputed step as one adjudication, and its signed verdict is the referee's
+    log = json.loads(DISPUTE.read_text(encoding="utf-8"))
+    _, replay = api(base_url, "/v1/replay", log)
+    bad = replay["first_illegal"]
+    assert ruling["request"]["state"] == bad["position_before"] and ruling["request"]["action"] == log["actions"][bad["index"]]
+    status, plain = api(base_url, "/v1/adjudicate", ruling["request"])
+    assert status == 200 and {k: v for k, v in ruling["answer"].items() if k != "signature"} == plain
+    assert _python_verifies(base_url, ruling)
+
+    text = (tmp_path / "ruling.json").read_text(encoding="utf-8")
+    page.get_by_label("Open a signed ruling file").set_input_files(str(tmp_path / "ruling.json"))
+    result = page.locator("#signed-answer .signed-result")
+    expect(result).to_have_attribute("data-verified", "true")
+    expect(result).to_contain_text("Verified.")
+    expect(result).to_contain_text(ruling["answer"]["signature"]["key_id"])
+    expect(result).to_contain_text(ruling["answer"]["violations"][0]["clause"])
+    screenshot(page, "signed-ruling-verified", "#signed")
+
+    # one byte of the request (a card of the action), or of the answer (a letter of the message): not verified
+    altered = {"request": _one_byte_changed(text, "C", "D", '"action"'),
+               "answer": _one_byte_changed(text, "n", "m", '"message"')}
+    for part, changed in altered.items():
+        assert sum(a != b for a, b in zip(changed, text)) == 1 and len(changed) == len(text)
+        assert not _python_verifies(base_url, json.loads(changed)), part
+        assert _check_in_page(page, changed) == "false", part
+        expect(result).to_contain_text("Not verified.")
+        expect(result).to_contain_text("altered")
+    screenshot(page, "signed-ruling-altered", "#signed")
+
+    # the key can be given by hand: the published one verifies, another key does not
+    _, published = api(base_url, "/v1/keys")
+    assert _check_in_page(page, text, published["keys"][0]["public_key"]) == "true"
+    other = base64.b64encode(Ed25519PrivateKey.generate().public_key().public_bytes(
+        serialization.Encoding.Raw, serialization.PublicFormat.Raw)).decode()
+    assert _check_in_page(page, text, other) == "false"
+
+    # a file that is not a signed ruling: said beside the field
+    page.get_by_label("Public key (optional)").fill("")
+    page.get_by_label("Signed ruling", exact=True).fill('{"request": {}}')
+    page.get_by_role("button", name="Check this ruling").click()
+    expect(page.locator("#signed-problems li.problem[data-pointer='/answer']")).to_be_visible()
+    expect(page.get_by_label("Signed ruling", exact=True)).to_have_attribute("aria-invalid", "true")
+
+
+def test_the_pages_canonical_json_is_the_referees(open_page, base_url):
+    # the browser's check signs nothing itself: it must write exactly the bytes the referee signed
+    from kalooki_referee.rules.replay import canonical
+    page = open_page("/")
+    log = json.loads(DISPUTE.read_text(encoding="utf-8"))
+    _, replay = api(base_url, "/v1/replay", log)
+    documents = [log, replay, {
+        "\u20ac": 1, "\r": "line\nbreak\ttab\u0001\u001f", "\ufb33": [None, True, False], "1": {"b": [], "a": {}},
+        "\U0001f600": "\U0001f600 \u00e9 \u2028", "a": -9007199254740991, "\u0080": "\"\\/</script>", "": 0}]
+    for doc in documents:
+        assert page.evaluate("(doc) => canonicalJson(doc)", doc) == canonical(doc).decode("utf-8")

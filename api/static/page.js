@@ -21,6 +21,17 @@ function h(tag, attrs, ...children) {
   return node;
 }
 
+// Offers `value` as a JSON file named `name` (a download; nothing leaves the browser).
+function download(name, value) {
+  const blob = new Blob([JSON.stringify(value, null, 1) + "\n"], {type: "application/json"});
+  const url = URL.createObjectURL(blob);
+  const a = h("a", {href: url, download: name, hidden: true});
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
 function plural(n, one, many) { return `${n} ${n === 1 ? one : (many || one + "s")}`; }
 
 function ordinalPath(pointer) {
@@ -150,7 +161,8 @@ function showProblems(boxId, field, problem, where) {
   const errors = (problem && problem.errors && problem.errors.length) ? problem.errors
                : [{pointer: "", detail: (problem && problem.detail) || "the referee refused this"}];
   box.replaceChildren(
-    h("p", {class: "problem-title"}, `The referee could not accept this: ${(problem && problem.title) || "a problem"}`),
+    h("p", {class: "problem-title"}, problem && problem.status === undefined && problem.title ? problem.title  // the page's own
+                                     : `The referee could not accept this: ${(problem && problem.title) || "a problem"}`),
     h("ul", {}, errors.map(e => h("li", {class: "problem", "data-pointer": e.pointer || ""},
       h("span", {class: "problem-where"}, where(e.pointer || "")),
       e.pointer ? [" (", h("code", {class: "problem-pointer"}, e.pointer), ")"] : "", ": ",
@@ -181,6 +193,7 @@ async function chooseVariant(id) {
   page.variant = id;
   $("variant").value = id;
   clearProblems("variant-problems", $("variant"));
+  document.dispatchEvent(new CustomEvent("variant-chosen", {detail: id}));  // builder.js follows it
   await renderRules(id);
 }
 
@@ -290,14 +303,20 @@ async function positionAt(p) {
   let q = p;
   while (log.positions[q] === undefined) q--;
   for (; q < p; q++) {
-    const body = {variant: log.variant, action: log.actions[q]};
-    if (log.rules !== undefined) body.rules = log.rules;
-    body[log.kind === "game" ? "game" : "state"] = log.positions[q];
-    const r = await call("POST", "/v1/adjudicate", body);
+    const r = await call("POST", "/v1/adjudicate", stepRequest(q));
     if (!r.ok || !r.body.legal) throw new Error((r.body && r.body.detail) || "the referee refused a step");
     log.positions[q + 1] = log.kind === "game" ? r.body.game : r.body.state;
   }
   return log.positions[p];
+}
+
+// Step q of the log as one /v1/adjudicate request: the position before it and its action.
+function stepRequest(q) {
+  const log = page.log;
+  const body = {variant: log.variant, action: log.actions[q]};
+  if (log.rules !== undefined) body.rules = log.rules;
+  body[log.kind === "game" ? "game" : "state"] = log.positions[q];
+  return body;
 }
 
 function handOf(position) { return page.log.kind === "game" ? position.hand : position; }
@@ -437,16 +456,18 @@ function renderVerdict(p, position) {
     h("h4", {}, `Step ${p + 1}: ${describeAction(action, actorOf(p))}`),
     cards.length ? Cards.row(cards) : "");
   if (!verdict) return box;
+  const sign = h("div", {class: "controls"}, signButton(() => stepRequest(p)));  // rulings.js
   if (!illegal) {
     box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Allowed."),
                   (verdict.events || []).length ? " What happened: " + verdict.events.map(describeEvent).join("; ") + "." : ""));
     if (verdict.result) box.append(resultBlock(verdict.result));
+    box.append(sign);
     return box;
   }
   box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Not allowed."),
                 p === log.illegal ? ` This is the first illegal step of the log (step ${p + 1}); the position shown is the one before it.` : ""));
   const holder = h("div", {class: "violations"}, h("p", {}, "Reading the rules\u2026"));
-  box.append(holder);
+  box.append(holder, sign);
   rulesResources(log.variant).then(res => holder.replaceChildren(...verdict.violations.map(v => violationBlock(v, res))));
   return box;
 }
@@ -563,15 +584,7 @@ async function shareLink() {
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).catch(() => {});
 }
 
-function shareFile() {
-  const blob = new Blob([JSON.stringify(sharedLog(), null, 1) + "\n"], {type: "application/json"});
-  const url = URL.createObjectURL(blob);
-  const a = h("a", {href: url, download: "kalooki-position.json", hidden: true});
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10000);
-}
+function shareFile() { download("kalooki-position.json", sharedLog()); }
 
 async function openFromFragment() {
   const match = /^#position=([A-Za-z0-9_-]+)$/.exec(location.hash);

@@ -1,0 +1,378 @@
+// Set out a position by hand and ask about one move: the player lays out only what the dispute is
+// about (their hand, the table's melds, the top discard), the page completes it into a whole position
+// the API accepts and asks /v1/adjudicate.  Uses page.js (h, $, call, the citations) and cards.js.
+"use strict";
+
+const YOU = "Player 1";  // you, as the referee names you
+const BUILD_AREAS = {play: "the cards you want to play", hand: "the rest of your hand", discard: "the top of the discard pile"};
+const builder = {play: [], hand: [], discard: [], melds: [], target: "play", nextMeld: 1, request: null};
+
+function meldName(m) { return `meld ${m.id} on the table`; }
+
+function targetName(target) {
+  if (BUILD_AREAS[target]) return BUILD_AREAS[target];
+  const m = builder.melds.find(x => x.id === target);
+  return m ? meldName(m) : target;
+}
+
+function targetCards(target) {
+  if (BUILD_AREAS[target]) return builder[target];
+  const m = builder.melds.find(x => x.id === target);
+  return m ? m.cards : null;
+}
+
+// -- completing the position -------------------------------------------------------------------
+
+// The pack in its documented order (docs/wire-format.md, "Deal and shuffle"; rules/cards.py
+// pack_order): deck by deck, suits S H D C, ranks A K Q J 10 .. 2 within a suit, then the jokers.
+function packOrder(decks, jokers) {
+  const cards = [];
+  for (let d = 0; d < decks; d++) for (const suit of "SHDC") for (const rank of Cards.RANKS) cards.push(rank + suit);
+  for (let j = 0; j < jokers; j++) cards.push("JK");
+  return cards;
+}
+
+// The pack's card a token stands for: a joker is JK whatever it stands for; a ten is written 10.
+function packCode(token) {
+  const c = Cards.parse(token);
+  if (!c) return String(token);
+  return c.joker ? "JK" : c.rank + c.suit;
+}
+
+// Cards dealt to each player at a table of `n` (rules/params.py, Deal.cards_for).
+function cardsFor(deal, n) {
+  const byPlayers = deal.cards_by_players;
+  return byPlayers && byPlayers[String(n)] !== undefined ? byPlayers[String(n)] : deal.cards_each;
+}
+
+// The seats: you, then the players on your left in turn; the last of them deals.
+function seatIds(n) { return [YOU, ...Array.from({length: n - 1}, (_, i) => `Player ${i + 2}`)]; }
+
+// The whole position from what was laid out, completed the way the vector builder completes a setup
+// (vectors/build.py, expand_setup): every card of the variant's pack that was not laid out, taken in
+// the pack's order, goes to the other players (one at a time round the table, as many each as the
+// variant deals, leaving at least one card for the stock) and the rest to the stock.
+function completePosition(layout, parameters) {
+  const ids = seatIds(layout.players);
+  const used = new Map();
+  const laid = [...layout.hand, ...layout.discard, ...layout.melds.flatMap(m => m.cards)];
+  for (const token of laid) used.set(packCode(token), (used.get(packCode(token)) || 0) + 1);
+  const rest = [];
+  for (const code of packOrder(parameters.pack.decks, parameters.pack.jokers)) {
+    if (used.get(code) > 0) used.set(code, used.get(code) - 1);
+    else rest.push(code);
+  }
+  const others = ids.slice(1);
+  const each = Math.max(1, Math.min(cardsFor(parameters.deal, layout.players), Math.floor((rest.length - 1) / others.length)));
+  const hands = others.map(() => []);
+  let next = 0;
+  for (let round = 0; round < each; round++) {
+    for (const hand of hands) if (next < rest.length) hand.push(rest[next++]);
+  }
+  const owners = new Set(layout.melds.map(m => m.owner));
+  const players = ids.map((id, i) => ({id, hand: i === 0 ? layout.hand.slice() : hands[i - 1],
+                                       opened: i === 0 ? layout.opened : owners.has(id)}));
+  const state = {players, dealer: ids[ids.length - 1], to_act: YOU, phase: layout.phase, first_play: false,
+                 stock: rest.slice(next), discard: layout.discard.slice(),
+                 melds: layout.melds.map(m => ({id: m.id, owner: m.owner, kind: m.kind, cards: m.cards.slice()}))};
+  if (layout.phase === "play") state.turn = {drawn: layout.drawn, source: "stock"};
+  return state;
+}
+
+// A table meld's kind as chosen, else what its cards say: naturals all of one rank make a set.
+function meldKind(m) {
+  if (m.kind) return m.kind;
+  const ranks = new Set(m.cards.map(Cards.parse).filter(c => c && !c.joker).map(c => c.rank));
+  return ranks.size === 1 ? "set" : "run";
+}
+
+function variantParameters(id) {
+  const v = page.variants.find(x => x.id === id);
+  return v ? v.parameters : null;
+}
+
+// The request for the question asked, with the map from each place a problem can point at (a JSON
+// pointer of the request) back to the card laid out there.
+function buildRequest() {
+  const question = $("build-question").value;
+  const kind = $("build-kind").value;
+  const hand = [...builder.hand, ...builder.play];
+  const layout = {players: Number($("build-players").value), opened: $("build-opened").checked, hand,
+                  discard: builder.discard.slice(), phase: question === "take" ? "draw" : "play",
+                  drawn: hand[0],
+                  melds: builder.melds.map(m => ({id: m.id, owner: m.owner === "you" ? YOU : "Player 2",
+                                                  kind: meldKind(m), cards: m.cards}))};
+  const newMeld = cards => kind ? {cards, kind} : {cards};
+  let action;
+  if (question === "take") {
+    action = {type: "turn", actions: [{type: "draw", source: "discard"},
+                                      {type: "meld", melds: [newMeld([...builder.discard, ...builder.play])]}]};
+  } else if (question === "meld") {
+    action = {type: "meld", melds: [newMeld(builder.play.slice())]};
+  } else {
+    action = {type: "build", meld: $("build-onto").value, cards: builder.play.slice()};
+    if ($("build-end").value) action.end = $("build-end").value;
+  }
+  return {variant: page.variant, state: completePosition(layout, variantParameters(page.variant)), action};
+}
+
+// Where a problem of the request is shown: {box, field, area, index} from its JSON pointer.
+function buildPlace(pointer) {
+  const question = $("build-question").value;
+  let m;
+  if ((m = /^\/state\/players\/0\/hand\/(\d+)/.exec(pointer))) {
+    const i = Number(m[1]);
+    return i < builder.hand.length ? {area: "hand", index: i} : {area: "play", index: i - builder.hand.length};
+  }
+  if (pointer === "/state/players/0/hand") return {area: "hand", index: null};
+  if (pointer === "/state/players/0/opened") return {box: "build-question-problems", field: $("build-opened"), label: "whether you have opened"};
+  if (pointer === "/state/players") return {box: "build-question-problems", field: $("build-players"), label: "the players at the table"};
+  if ((m = /^\/state\/discard\/0/.exec(pointer))) return {area: "discard", index: 0};
+  if ((m = /^\/state\/melds\/(\d+)(\/cards\/(\d+))?/.exec(pointer)) && builder.melds[Number(m[1])]) {
+    return {area: builder.melds[Number(m[1])].id, index: m[3] === undefined ? null : Number(m[3])};
+  }
+  if (question === "take" && (m = /^\/action\/actions\/1\/melds\/0\/cards\/(\d+)/.exec(pointer))) {
+    const i = Number(m[1]);
+    return i < builder.discard.length ? {area: "discard", index: i} : {area: "play", index: i - builder.discard.length};
+  }
+  if ((m = /^\/action(?:\/melds\/0)?\/cards\/(\d+)/.exec(pointer))) return {area: "play", index: Number(m[1])};
+  if (pointer.startsWith("/action/meld")) return {box: "build-onto-problems", field: $("build-onto"), label: "the meld to add to"};
+  if (pointer === "/variant") return {box: "variant-problems", field: $("variant"), label: "the variant"};
+  return {box: "build-problems", field: null, label: ordinalPath(pointer)};
+}
+
+function areaBox(area) { return BUILD_AREAS[area] ? `build-${area}-problems` : `build-meld-${area}-problems`; }
+
+// The problems (the API's, or the page's own in the same shape) each beside the field it is about.
+function showBuildProblems(problem) {
+  const errors = (problem && problem.errors && problem.errors.length) ? problem.errors
+               : [{pointer: "", detail: (problem && problem.detail) || "the referee refused this"}];
+  const groups = new Map();
+  for (const e of errors) {
+    const place = e.place || buildPlace(e.pointer || "");
+    const box = place.area ? areaBox(place.area) : place.box;
+    if (!groups.has(box)) groups.set(box, {place, errors: []});
+    groups.get(box).errors.push(e);
+    if (place.area && place.index !== null && place.index !== undefined) {
+      const card = document.querySelector(`[data-area-cards='${place.area}'] .card-button[data-index='${place.index}']`);
+      if (card) card.classList.add("has-problem");
+    }
+  }
+  for (const [box, {place, errors: list}] of groups) {
+    const where = pointer => {
+      const at = pointer ? buildPlace(pointer) : place;
+      if (!at.area) return at.label;
+      const cards = targetCards(at.area) || [];
+      return at.index === null || at.index === undefined || cards[at.index] === undefined
+        ? targetName(at.area) : `${Cards.name(cards[at.index])} in ${targetName(at.area)}`;
+    };
+    showProblems(box, place.area ? null : place.field, {title: problem && problem.title, errors: list}, where);
+  }
+}
+
+function clearBuildProblems() {
+  const boxes = ["build-problems", "build-question-problems", "build-onto-problems",
+                 ...Object.keys(BUILD_AREAS).map(areaBox), ...builder.melds.map(m => areaBox(m.id))];
+  for (const box of boxes) if ($(box)) clearProblems(box);
+  for (const field of [$("build-opened"), $("build-players"), $("build-onto")]) field.removeAttribute("aria-invalid");
+}
+
+// What must be laid out before the question can be asked, as problems in the API's shape.
+function missingLayout() {
+  const question = $("build-question").value;
+  const errors = [];
+  if (!builder.play.length) {
+    errors.push({place: {area: "play", index: null}, detail: "click the cards you want to play, with \u201cthe cards you want to play\u201d chosen"});
+  }
+  if (question === "take" && !builder.discard.length) {
+    errors.push({place: {area: "discard", index: null},
+                 detail: "click the card on top of the discard pile, with \u201cthe top of the discard pile\u201d chosen"});
+  }
+  if (question === "build" && !builder.melds.length) {
+    errors.push({place: {box: "build-onto-problems", field: $("build-onto"), label: "the meld to add to"},
+                 detail: "put the meld you want to add to on the table first"});
+  }
+  return errors;
+}
+
+// -- asking ---------------------------------------------------------------------------------------
+
+// A table meld holding a joker that could stand for more than one card cannot be set out; the meld
+// check lists its readings, offered beside the meld.  True when every meld can be sent.
+async function readTableJokers() {
+  let ok = true;
+  for (const m of builder.melds) {
+    if (!m.cards.some(c => c === "JK")) continue;
+    const body = {variant: page.variant, cards: m.cards, declarations: {kind: meldKind(m)}};
+    const r = await call("POST", "/v1/melds/check", body);
+    if (!r.ok || !r.body.ambiguous) continue;  // the state check says what is wrong, if anything
+    ok = false;
+    $(areaBox(m.id)).replaceChildren(
+      h("p", {class: "problem-title"}, `The joker in ${meldName(m)} can stand for more than one card. Which did it stand for?`),
+      h("ul", {class: "readings"}, r.body.readings.map(reading => h("li", {},
+        h("button", {type: "button", class: "reading", onclick: () => {
+          m.cards = reading.cards.slice(); m.kind = reading.kind; renderBuilder(); }},
+          `It is a ${reading.kind}: ${Cards.names(reading.cards)}`)))));
+  }
+  return ok;
+}
+
+async function askReferee() {
+  clearBuildProblems();
+  $("build-answer").replaceChildren();
+  builder.request = null;
+  const missing = missingLayout();
+  if (missing.length) {
+    showBuildProblems({title: "Something is missing", errors: missing});
+    return;
+  }
+  if (!variantParameters(page.variant) || !(await readTableJokers())) return;
+  const body = buildRequest();
+  const r = await call("POST", "/v1/adjudicate", body);
+  if (!r.ok) {
+    renderBuilder();
+    showBuildProblems(r.body);
+    return;
+  }
+  builder.request = body;
+  const res = await rulesResources(body.variant);
+  const verdict = r.body;
+  const under = `under ${variantName(body.variant)}`;
+  const box = h("div", {class: `verdict ${verdict.legal ? "legal" : "illegal"}`},
+    h("h3", {}, $("build-question").selectedOptions[0].textContent),
+    h("p", {class: "verdict-word"}, h("strong", {}, verdict.legal ? "Yes, you may." : "No, you may not."), ` (${under})`));
+  if (verdict.legal) {
+    if ((verdict.events || []).length) box.append(h("p", {}, "What happens: " + verdict.events.map(describeEvent).join("; ") + "."));
+  } else {
+    box.append(h("div", {class: "violations"}, verdict.violations.map(v => violationBlock(v, res))));
+  }
+  box.append(h("div", {class: "controls"},
+    signButton(() => body),
+    h("button", {type: "button", onclick: () => openInViewer(body)}, "Show the whole position in the game viewer")));
+  $("build-answer").replaceChildren(box);
+}
+
+function openInViewer(body) {
+  $("log-text").value = JSON.stringify(body, null, 1);
+  runLog($("log-text").value).then(() => $("log").scrollIntoView());
+}
+
+// -- drawing the layout ----------------------------------------------------------------------------
+
+function cardButtons(target) {
+  const cards = targetCards(target);
+  if (!cards.length) return [h("p", {class: "empty"}, "No card chosen yet.")];
+  return cards.map((code, i) => {
+    const b = h("button", {type: "button", class: "card-button", "data-card": code, "data-index": i,
+                           "aria-label": `Take ${Cards.name(code)} out of ${targetName(target)}`,
+                           onclick: () => { cards.splice(i, 1); renderBuilder(); }});
+    const pic = Cards.picture(code);
+    pic.setAttribute("aria-hidden", "true");
+    b.append(pic);
+    return b;
+  });
+}
+
+function place(code) {
+  const cards = targetCards(builder.target);
+  if (!cards) return;
+  if (builder.target === "discard") cards.splice(0, cards.length, code);  // one card: the top
+  else cards.push(code);
+  renderBuilder();
+}
+
+function renderPaletteFor() {
+  const into = targetName(builder.target);
+  const button = code => {
+    const b = h("button", {type: "button", class: "card-button", "data-card": code, "aria-label": `Put ${Cards.name(code)} in ${into}`,
+                           onclick: () => place(code)});
+    const pic = Cards.picture(code);
+    pic.setAttribute("aria-hidden", "true");
+    b.append(pic);
+    return b;
+  };
+  const rows = Object.keys(Cards.SUITS).map(suit => h("div", {class: "card-row palette-row"}, PALETTE_RANKS.map(rank => button(rank + suit))));
+  rows.push(h("div", {class: "card-row palette-row"}, button("JK")));
+  $("build-palette").replaceChildren(...rows);
+}
+
+function renderTargets() {
+  const targets = [...Object.keys(BUILD_AREAS), ...builder.melds.map(m => m.id)];
+  if (!targets.includes(builder.target)) builder.target = "play";
+  $("build-target-list").replaceChildren(...targets.map(t => h("span", {class: "target"},
+    h("input", {type: "radio", name: "build-target", id: `build-target-${t}`, value: t, checked: t === builder.target,
+                onchange: () => { builder.target = t; renderBuilder(); }}),
+    h("label", {for: `build-target-${t}`}, targetName(t)))));
+}
+
+function renderTable() {
+  $("build-table").replaceChildren(...(builder.melds.length ? builder.melds.map(m => h("figure", {class: "build-meld", "data-meld": m.id},
+    h("figcaption", {}, `Meld ${m.id}`),
+    h("div", {class: "card-row meld-row", "data-area-cards": m.id, "aria-label": `The cards of ${meldName(m)}`,
+              "aria-describedby": areaBox(m.id)}, cardButtons(m.id)),
+    h("div", {class: "controls"},
+      h("label", {for: `build-meld-${m.id}-kind`}, "It is"),
+      h("select", {id: `build-meld-${m.id}-kind`, onchange: e => { m.kind = e.target.value; }},
+        [["", "a set or a run, as its cards say"], ["set", "a set"], ["run", "a run (from its low end)"]].map(
+          ([value, text]) => h("option", {value, selected: m.kind === value}, text))),
+      h("label", {for: `build-meld-${m.id}-owner`}, "laid by"),
+      h("select", {id: `build-meld-${m.id}-owner`, onchange: e => { m.owner = e.target.value; }},
+        [["other", "another player (Player 2)"], ["you", "you (Player 1)"]].map(([value, text]) => h("option", {value, selected: m.owner === value}, text))),
+      h("button", {type: "button", onclick: () => { builder.melds = builder.melds.filter(x => x !== m); renderBuilder(); }},
+        `Take meld ${m.id} off the table`)),
+    h("div", {id: areaBox(m.id), class: "problems", role: "alert"})))
+    : [h("p", {class: "empty"}, "No meld on the table.")]));
+  const onto = $("build-onto");
+  const chosen = onto.value;
+  onto.replaceChildren(...builder.melds.map(m => h("option", {value: m.id, selected: m.id === chosen},
+    `meld ${m.id}${m.cards.length ? ": " + Cards.names(m.cards) : ""}`)));
+}
+
+function renderBuilder() {
+  renderTargets();
+  renderPaletteFor();
+  for (const area of Object.keys(BUILD_AREAS)) {
+    const row = $(`build-${area}`);
+    row.dataset.areaCards = area;
+    row.replaceChildren(...cardButtons(area));
+  }
+  renderTable();
+  const question = $("build-question").value;
+  $("build-onto-controls").hidden = question !== "build";
+  $("build-kind-controls").hidden = question === "build";
+  $("build-play-help").textContent = {
+    take: "The cards from your hand that go with the top discard into the new meld.",
+    meld: "The cards from your hand that make the new meld, in order (a run from its low end).",
+    build: "The cards from your hand you add to the meld, in order.",
+  }[question];
+}
+
+function renderPlayers(id) {
+  const params = variantParameters(id);
+  if (!params) return;
+  const select = $("build-players");
+  const current = Number(select.value) || 4;
+  const counts = [];
+  for (let n = params.players.min; n <= params.players.max; n++) counts.push(n);
+  const chosen = Math.min(Math.max(current, params.players.min), params.players.max);
+  select.replaceChildren(...counts.map(n => h("option", {value: n, selected: n === chosen}, String(n))));
+}
+
+document.addEventListener("variant-chosen", e => renderPlayers(e.detail));
+document.addEventListener("DOMContentLoaded", () => {
+  $("build-question").addEventListener("change", renderBuilder);
+  $("build-add-meld").addEventListener("click", () => {
+    const m = {id: `m${builder.nextMeld++}`, cards: [], kind: "", owner: "other"};
+    builder.melds.push(m);
+    builder.target = m.id;
+    renderBuilder();
+  });
+  $("build-ask").addEventListener("click", askReferee);
+  $("build-clear").addEventListener("click", () => {
+    Object.assign(builder, {play: [], hand: [], discard: [], melds: [], target: "play", nextMeld: 1, request: null});
+    clearBuildProblems();
+    $("build-answer").replaceChildren();
+    renderBuilder();
+  });
+  renderBuilder();
+});
