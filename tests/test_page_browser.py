@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from flask import Blueprint, Flask
+from flask import Flask
 
 from kalooki_referee.api import create_app
 from tests.helpers import serving
@@ -36,80 +36,8 @@ TIMEOUT_MS = 20_000
 CARD_CODE = re.compile(r"\b(?:10|[2-9AKQJ])[SHDC]\b|\bJK\b")
 
 
-# -- a stand-in for the rules as resources, until they land --------------------------------------
-
-def _standin_resources() -> Blueprint:
-    """GET /v1/sources, /v1/clauses, /v1/clauses/{id} and /v1/variants/{id}/rulings in the shapes the
-    page reads, derived from the clause registry, the variant files and the vectors (a ruling touches
-    a clause when its switch is one of the clause's parameters or a vector cites both).  Used only
-    while the app has no such routes of its own."""
-    from kalooki_referee.rules import all_variants, load_variant
-    from kalooki_referee.rules.clauses import documents, registry
-    from kalooki_referee.rules.errors import UnknownVariant
-    from kalooki_referee.api.problems import problem
-    from kalooki_referee.vectors.suite import vector_files
-
-    decisions = {d["id"]: d for v in all_variants() for d in v.to_dict()["decisions"]}
-    touches: dict[str, set[str]] = {c: set() for c in registry()}
-    for path in vector_files():
-        for vec in json.loads(path.read_text(encoding="utf-8"))["vectors"]:
-            for clause in vec.get("clauses", []) if vec.get("decision") else []:
-                touches.setdefault(clause, set()).add(vec["decision"])
-
-    def parameters(c) -> list[str]:
-        found = list((c.get("enforced_by") or {}).get("parameters", []))
-        if c.get("parameter"):
-            found.append(c["parameter"]["pointer"])
-        return found
-
-    clauses = {}
-    for cid, c in registry().items():
-        pointers = parameters(c)
-        rulings = touches.get(cid, set()) | {d for d, dec in decisions.items() if dec.get("switch") in pointers}
-        clauses[cid] = {"id": cid, "kind": c["kind"], "category": c["category"], "level": c["level"],
-                        "statement": c["statement"], "variants": list(c.get("variants", [])),
-                        "sources": [{**s, "title": documents()[s["document"]]["title"]} for s in c["sources"]],
-                        "parameters": pointers, "rulings": sorted(rulings)}
-    sections: dict[str, set[str]] = {d: set() for d in documents()}
-    for c in clauses.values():
-        for s in c["sources"]:
-            sections[s["document"]].add(s["section"])
-    sources = [{"id": d, "title": doc["title"], "url": None, "sections": sorted(sections[d])}
-               for d, doc in documents().items()]
-
-    bp = Blueprint("standin_resources", __name__)
-    @bp.get("/v1/sources")
-    def all_sources():
-        return {"sources": sources}
-
-    @bp.get("/v1/clauses")
-    def all_clauses():
-        return {"clauses": list(clauses.values())}
-
-    @bp.get("/v1/clauses/<clause_id>")
-    def one_clause(clause_id):
-        if clause_id not in clauses:
-            return problem(404, "Not found", f"no clause {clause_id!r}", "not-found")
-        return clauses[clause_id]
-
-    @bp.get("/v1/variants/<variant_id>/rulings")
-    def rulings(variant_id):
-        try:
-            variant = load_variant(variant_id)
-        except UnknownVariant as exc:
-            return problem(404, "Not found", str(exc), "not-found")
-        return {"variant": variant_id, "rulings": [
-            {**d, "clauses": sorted(c for c, found in clauses.items() if d["id"] in found["rulings"])}
-            for d in variant.to_dict()["decisions"]]}
-
-    return bp
-
-
 def _page_app() -> Flask:
-    app = create_app()
-    if not any(rule.rule == "/v1/sources" for rule in app.url_map.iter_rules()):
-        app.register_blueprint(_standin_resources())
-    return app
+    return create_app()
 
 
 # -- the server, the browser, the API as the test reads it ------------------------------------------
