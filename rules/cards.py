@@ -122,6 +122,7 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 
 
 CANONICAL = operator.attrgetter("order")   # the sort key of the canonical order
+CODE = operator.attrgetter("code")         # a card's code (for ``map`` over many cards)
 
 
 def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:
