@@ -2,6 +2,7 @@
 type's fields; ``player`` is optional and defaults to the player whose move it is."""
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,6 +31,12 @@ class MeldSpec:
     tokens: tuple[Token, ...]
     kind: str | None = None
     id: str | None = None
+
+    @functools.cached_property
+    def codes(self) -> tuple[str, ...]:
+        """The cards as written on the wire (computed once per spec: a listing writes the same
+        meld in many openings)."""
+        return tuple([t.code for t in self.tokens])
 
 
 @dataclass(frozen=True)
@@ -154,7 +161,7 @@ def action_to_dict(action: Action, nested: bool = False) -> dict[str, Any]:
     elif isinstance(action, MeldAction):
         melds = []
         for spec in action.melds:
-            meld: dict[str, Any] = {"cards": [t.code for t in spec.tokens]}
+            meld: dict[str, Any] = {"cards": list(spec.codes)}
             if spec.kind is not None:
                 meld["kind"] = spec.kind
             if spec.id is not None:

@@ -462,9 +462,15 @@ def opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card 
 
 def opening_action(combo: Sequence[Piece]) -> MeldAction:
     """The ``meld`` action laying an opening: its new melds, and its lay-offs as ``builds``."""
-    parts = [_part(p) for p in combo]
-    return MeldAction(tuple([p for p in parts if isinstance(p, MeldSpec)]),
-                      builds=tuple([p for p in parts if isinstance(p, Build)]))
+    melds: list[MeldSpec] = []
+    builds: list[Build] = []
+    for piece in combo:
+        part = _part(piece)
+        if isinstance(part, MeldSpec):
+            melds.append(part)
+        else:
+            builds.append(part)
+    return MeldAction(tuple(melds), None, tuple(builds))
 
 
 @functools.lru_cache(maxsize=4096)
