@@ -92,7 +92,7 @@ def _free_depth(body: dict) -> int:
     """How deeply the schema's free-form parts of a request nest."""
     game = body.get("game")
     parts = [body.get("rules"), game.get("sheet") if isinstance(game, dict) else None]
-    return max(_value_depth(p) for p in parts)
+    return max([_value_depth(p) for p in parts if p is not None] or [0])
 
 
 def _value_depth(value) -> int:

@@ -257,7 +257,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
                           "before the first turn the dealer may only take the upcard in exchange for a card, or pass")
         if action.card is not None and action.card != state.stock[0]:
             raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
-        card, state = state.stock[0], replace(state, stock=state.stock[1:])
+        card, pile = state.stock[0], {"stock": state.stock[1:]}
     else:
         if not state.discard:
             raise Illegal(REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play else DRAW_ONLY_TOP_CARD,
@@ -287,11 +287,11 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
                               f"{top.code} cannot be melded at once from {player.id}'s hand: "
                               "the discard may be taken only to meld it in the same turn")
             must_use = top
-        card, state = top, replace(state, discard=state.discard[1:])
+        card, pile = top, {"discard": state.discard[1:]}
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
                    turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
-                                must_use=must_use))
+                                must_use=must_use), **pile)
 
 
 def _source(source: str) -> Source:
@@ -558,9 +558,10 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                          player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    state = replace(state, players=state.players_with(player.id, hand=hand, barred=False), discard=discard,
-                    announcement=announcement)
+    changes: dict[str, Any] = {"players": state.players_with(player.id, hand=hand, barred=False),
+                               "discard": discard, "announcement": announcement}
     if not state.stock:
+        state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
             n = state.reshuffles + 1
             new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
@@ -573,7 +574,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or player.id != state.dealer)
-    return replace(state, to_act=state.left_of(player.id), phase=Phase.DRAW, turn=FRESH_TURN,
+    return replace(state, **changes, to_act=state.left_of(player.id), phase=Phase.DRAW, turn=FRESH_TURN,
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
