@@ -534,3 +534,28 @@ def test_the_fast_validator_never_accepts_what_the_full_one_refuses():
     for b in variants:
         if openapi.is_valid("AdjudicateRequest", b):
             assert _full_validator_accepts("AdjudicateRequest", b), b
+
+
+# -- the cyclic collector is paused while a request is answered ----------------------------------
+
+def test_the_collector_is_paused_during_a_request_and_resumed_after_it():
+    import gc
+
+    from kalooki_referee.api import create_app
+
+    app = create_app()
+    during = []
+    app.add_url_rule("/probe", "probe", lambda: (during.append(gc.isenabled()), "")[1], methods=["POST"])
+    probe = app.test_client()
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        probe.post("/probe")
+        assert during == [False] and gc.isenabled()
+        probe.post("/v1/adjudicate", data=b"not json", content_type="application/json")  # a refused body too
+        assert gc.isenabled()
+        gc.disable()  # a host that runs without the collector keeps it off
+        probe.post("/probe")
+        assert during == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable() if was else gc.disable()
