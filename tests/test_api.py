@@ -536,26 +536,45 @@ def test_the_fast_validator_never_accepts_what_the_full_one_refuses():
             assert _full_validator_accepts("AdjudicateRequest", b), b
 
 
-# -- the cyclic collector is paused while a request is answered ----------------------------------
+# -- the cyclic collector is paused while a listing or a replay is made ------------------------
 
-def test_the_collector_is_paused_during_a_request_and_resumed_after_it():
+def test_the_collector_is_paused_while_a_listing_is_made_and_resumed_after_it(client, monkeypatch):
     import gc
 
-    from kalooki_referee.api import create_app
+    from kalooki_referee.api import routes
 
-    app = create_app()
     during = []
-    app.add_url_rule("/probe", "probe", lambda: (during.append(gc.isenabled()), "")[1], methods=["POST"])
-    probe = app.test_client()
+    real = routes.legal_actions
+
+    def listing(*args):
+        during.append(gc.isenabled())
+        return real(*args)
+    monkeypatch.setattr(routes, "legal_actions", listing)
+    body = {"variant": "british", "state": dealt_state(client)}
     was = gc.isenabled()
     try:
         gc.enable()
-        probe.post("/probe")
+        assert client.post("/v1/legal-actions", json=body).status_code == 200
         assert during == [False] and gc.isenabled()
-        probe.post("/v1/adjudicate", data=b"not json", content_type="application/json")  # a refused body too
-        assert gc.isenabled()
         gc.disable()  # a host that runs without the collector keeps it off
-        probe.post("/probe")
+        assert client.post("/v1/legal-actions", json=body).status_code == 200
         assert during == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_the_collector_is_resumed_when_a_paused_view_fails():
+    import gc
+
+    from kalooki_referee.api.routes import collector_paused
+
+    def failing():
+        raise RuntimeError("boom")
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        with pytest.raises(RuntimeError):
+            collector_paused(failing)()
+        assert gc.isenabled()
     finally:
         gc.enable() if was else gc.disable()
