@@ -331,8 +331,9 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     def bad(detail: str, *path: object) -> None:
         problems.append(Problem(pointer(*path), detail))
 
-    ids = [p.id for p in state.players]
-    lo, hi = variant.rules.players.min, variant.rules.players.max
+    players, phase, rules = state.players, state.phase, variant.rules
+    ids = [p.id for p in players]
+    lo, hi = rules.players.min, rules.players.max
     if not lo <= len(ids) <= hi:
         bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})", "players")
     seen = set(ids)
@@ -348,7 +349,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         bad(f"to_act {state.to_act!r} is not a player", "to_act")
 
     # Conservation of cards (counted by card object: cards are interned, so this is cheap).
-    decks, jokers = variant.rules.pack.decks, variant.rules.pack.jokers
+    decks, jokers = rules.pack.decks, rules.pack.jokers
     same = dict.__eq__(_held(state), pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
     expected = pack(decks, jokers) if not same else {}
     counts = state.card_counts() if not same else {}
@@ -376,9 +377,9 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
 
     # Phase and turn record.
     t = state.turn
-    if state.phase == Phase.DRAW and not t.is_fresh:
+    if phase == Phase.DRAW and not t.is_fresh:
         bad("in the draw phase the turn record must be empty (nothing drawn or laid yet)", "turn")
-    if state.phase == Phase.PLAY:
+    if phase == Phase.PLAY:
         if t.drawn is None or t.source is None:
             bad("in the play phase the turn record names the card drawn and its source", "turn")
         if t.must_open and t.source != "discard":
@@ -391,36 +392,36 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         built = state.meld(mid)
         if built is None or built.meld.kind != "run":
             bad(f"builds names {mid!r}, which is not a run on the table", "turn", "builds", mid)
-    if state.phase == Phase.ENDED:
+    if phase == Phase.ENDED:
         if state.result is None:
             bad("an ended hand carries its result", "result")
     elif state.result is not None:
         bad("only an ended hand carries a result", "result")
-    if state.phase in (Phase.DRAW, Phase.PLAY):
-        for i, p in enumerate(state.players):
+    if phase in (Phase.DRAW, Phase.PLAY):
+        for i, p in enumerate(players):
             if not p.hand:
                 bad(f"{p.id} has no cards but the hand has not ended", "players", i, "hand")
-        if state.phase == Phase.DRAW and not state.stock:
+        if phase == Phase.DRAW and not state.stock:
             bad("the stock is empty at the start of a turn: it should have been reshuffled or the hand voided", "stock")
-    if state.discard == () and state.phase == Phase.DRAW and state.first_play and variant.rules.deal.upcard:
+    if state.discard == () and phase == Phase.DRAW and state.first_play and rules.deal.upcard:
         bad("the first play of a deal starts with the upcard on the discard pile", "discard")
-    if state.first_round and not variant.rules.draw.free_discard_first_round:
+    if state.first_round and not rules.draw.free_discard_first_round:
         bad("this variant gives no free discard in the first round", "first_round")
     if state.dealer_option:
-        if not variant.rules.draw.dealer_upcard_option:
+        if not rules.draw.dealer_upcard_option:
             bad("this variant gives the dealer no upcard option", "dealer_option")
-        elif not state.first_play or state.phase == Phase.ENDED or state.to_act != state.dealer:
+        elif not state.first_play or phase == Phase.ENDED or state.to_act != state.dealer:
             bad("the dealer's upcard option is open only before the first play, with the dealer to act", "dealer_option")
-    elif state.first_play and state.phase != Phase.ENDED:
+    elif state.first_play and phase != Phase.ENDED:
         if state.dealer in seen and state.to_act in seen and state.to_act != state.left_of(state.dealer):
             bad("on the first play the player on the dealer's left is to act", "to_act")
-        if state.phase == Phase.DRAW and state.melds:
+        if phase == Phase.DRAW and state.melds:
             bad("no melds can be on the table before the first play", "melds")
-    if state.first_play and state.phase == Phase.DRAW:
+    if state.first_play and phase == Phase.DRAW:
         # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
         # kept the joker shown on the cut was dealt one card fewer)
-        dealt = variant.cards_for(len(state.players))
-        for i, p in enumerate(state.players):
+        dealt = variant.cards_for(len(players))
+        for i, p in enumerate(players):
             if len(p.hand) != dealt:
                 bad(f"before the first play every player holds the {dealt} cards dealt; {p.id} holds {len(p.hand)}",
                     "players", i, "hand")
@@ -428,11 +429,11 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         a = state.announcement
         if a.player not in seen:
             bad(f"{a.player!r} is not a player", "announcement", "player")
-        elif state.phase != Phase.DRAW or a.player == state.to_act:
+        elif phase != Phase.DRAW or a.player == state.to_act:
             bad("an announcement is owed only between a player's discard and the next player's draw", "announcement")
         elif len(state.player(a.player).hand) != a.count:
             bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
-    max_re = variant.rules.stock.reshuffles
+    max_re = rules.stock.reshuffles
     if state.reshuffles > max_re:
         bad(f"{state.reshuffles} reshuffles; this variant allows {max_re}", "reshuffles")
     return problems
