@@ -2,10 +2,13 @@
 type's fields; ``player`` is optional and defaults to the player whose move it is."""
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
+
+import orjson
 
 from .cards import Card, parse_card
 from .errors import MalformedInput, Problem
@@ -29,6 +32,12 @@ class MeldSpec:
     tokens: tuple[Token, ...]
     kind: str | None = None
     id: str | None = None
+
+    @functools.cached_property
+    def codes(self) -> tuple[str, ...]:
+        """The cards as written on the wire (computed once per spec: a listing writes the same
+        meld in many openings)."""
+        return tuple([t.code for t in self.tokens])
 
 
 @dataclass(frozen=True)
@@ -159,7 +168,7 @@ def action_to_dict(action: Action, nested: bool = False) -> dict[str, Any]:
     elif isinstance(action, MeldAction):
         melds = []
         for spec in action.melds:
-            meld: dict[str, Any] = {"cards": [t.code for t in spec.tokens]}
+            meld: dict[str, Any] = {"cards": list(spec.codes)}
             if spec.kind is not None:
                 meld["kind"] = spec.kind
             if spec.id is not None:
@@ -194,5 +203,19 @@ def action_to_dict(action: Action, nested: bool = False) -> dict[str, Any]:
 def order_key(action: Action, written: dict[str, Any] | None = None) -> str:
     """The canonical order of actions: their wire forms written as JSON with sorted keys, which is
     how the referee has always listed them (``written``: the wire form, where the caller has it).
-    Two actions have the same key exactly when they have the same wire form."""
-    return json.dumps(action_to_dict(action) if written is None else written, sort_keys=True)
+    Two actions have the same key exactly when they have the same wire form.
+
+    The key is the compact text (no space after a comma or a colon; every character outside
+    printable ASCII escaped, as ``json.dumps`` does): it orders exactly as the spaced text that
+    listings were first sorted by, since two texts that agree up to some point agree there on
+    where a separator stands, so a space after it falls in both or in neither.  orjson writes it
+    where the text is printable ASCII without escapes (the same bytes, several times faster);
+    ``json`` writes the rest."""
+    value = action_to_dict(action) if written is None else written
+    text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    if text.isascii() and b"\\" not in text and b"\x7f" not in text:
+        return text.decode()
+    return _KEY_WRITER.encode(value)
+
+
+_KEY_WRITER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))

@@ -78,6 +78,9 @@ _PARSED = {code: Card(rank, suit) for (rank, suit), code in _CODES.items() if ra
 _PARSED.update({f"{t}{suit}": Card(10, suit) for t in ("T", "0") for suit in SUITS})
 
 
+_CARD_OF = _PARSED.__getitem__
+
+
 def parse_rank(text: str) -> int:
     try:
         return _RANK_INPUT[text]
@@ -88,7 +91,7 @@ def parse_rank(text: str) -> int:
 def known_cards(codes: list[Any]) -> tuple[Card, ...] | None:
     """The cards of a list of plain card codes, or None if any is not one (then parse one by one)."""
     try:
-        return tuple([_PARSED[c] for c in codes])
+        return tuple(map(_CARD_OF, codes))
     except (KeyError, TypeError):
         return None
 
@@ -122,6 +125,7 @@ def sort_key(card: Card) -> tuple[int, int, int]:
 
 
 CANONICAL = operator.attrgetter("order")   # the sort key of the canonical order
+CODE = operator.attrgetter("code")         # a card's code (for ``map`` over many cards)
 
 
 def canonical(cards: Iterable[Card]) -> tuple[Card, ...]:

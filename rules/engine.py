@@ -32,7 +32,7 @@ from .melds import (ACE_CLAUSE, Failure, Meld, MeldDict, Slot, Token, extend_run
                     meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
-from .state import Announcement, HandResult, Phase, Source, State, TableMeld, Turn, replace
+from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, replace
 from .variant import Variant
 
 
@@ -106,7 +106,7 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
         if isinstance(action, TurnAction) and action.player is not None and step.player is None:
             step = replace(step, player=action.player)
         try:
-            current = _apply(variant, current, step, events, pointer("actions", i) if isinstance(action, TurnAction) else "")
+            current = _apply(variant, current, step, events, f"/actions/{i}" if isinstance(action, TurnAction) else "")
         except Illegal as exc:
             v = exc.violation.cited_by(variant)
             if isinstance(action, TurnAction):
@@ -266,7 +266,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
                           "before the first turn the dealer may only take the upcard in exchange for a card, or pass")
         if action.card is not None and action.card != state.stock[0]:
             raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
-        card, state = state.stock[0], replace(state, stock=state.stock[1:])
+        card, pile = state.stock[0], {"stock": state.stock[1:]}
     else:
         if not state.discard:
             raise Illegal(REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play else DRAW_ONLY_TOP_CARD,
@@ -296,11 +296,11 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
                               f"{top.code} cannot be melded at once from {player.id}'s hand: "
                               "the discard may be taken only to meld it in the same turn")
             must_use = top
-        card, state = top, replace(state, discard=state.discard[1:])
-    state = state.with_player(player.id, hand=player.hand + (card,))
+        card, pile = top, {"discard": state.discard[1:]}
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
-    return replace(state, phase=Phase.PLAY, turn=Turn(drawn=card, source=_source(action.source), must_open=must_open,
-                                                   must_use=must_use))
+    return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
+                   turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
+                                must_use=must_use), **pile)
 
 
 def _source(source: str) -> Source:
@@ -558,17 +558,19 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
     player = state.current
     hand = _take(player.hand, [action.card], "discard")
     events.append(ev.Discarded(player.id, action.card.code))
-    state = replace(state.with_player(player.id, hand=hand), discard=(action.card,) + state.discard)
+    discard = (action.card,) + state.discard
     if not hand:
         if player.barred:
             raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                           "a player who did not announce their last cards may not go out on this turn")
-        return _hand_won(variant, state, player.id, events)
-    state = state.with_player(player.id, barred=False)
+        return _hand_won(variant, replace(state, players=state.players_with(player.id, hand=hand), discard=discard),
+                         player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    state = replace(state, announcement=announcement)
+    changes: dict[str, Any] = {"players": state.players_with(player.id, hand=hand, barred=False),
+                               "discard": discard, "announcement": announcement}
     if not state.stock:
+        state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
             n = state.reshuffles + 1
             new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
@@ -577,11 +579,11 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
         else:
             events.append(ev.HandVoid())
             result = settle_void([Seat(p.id, p.score) for p in state.players])
-            return replace(state, phase=Phase.ENDED, turn=Turn(), announcement=None, result=result)
+            return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or player.id != state.dealer)
-    return replace(state, to_act=state.left_of(player.id), phase=Phase.DRAW, turn=Turn(),
+    return replace(state, **changes, to_act=state.left_of(player.id), phase=Phase.DRAW, turn=FRESH_TURN,
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
@@ -594,7 +596,7 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event
     for pid, score in result.scores:
         state = state.with_player(pid, score=score)
     events.append(ev.Kalookie(winner) if result.how == "kalookie" else ev.CalledUp(winner))
-    return replace(state, phase=Phase.ENDED, turn=Turn(), announcement=None, result=result)
+    return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
 
 
 def _announce(variant: Variant, state: State, action: Announce, actor: str, events: list[ev.Event]) -> State:

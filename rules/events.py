@@ -12,13 +12,19 @@ class Event:
     optional: ClassVar[frozenset[str]] = frozenset()   # fields left out of the wire form when None
 
     def to_dict(self) -> dict[str, Any]:
+        names = _FIELDS.get(type(self))
+        if names is None:  # each event type's fields, read once (``fields()`` is slow)
+            names = _FIELDS[type(self)] = tuple((f.name, f.name in self.optional) for f in fields(self))
         out: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.name in self.optional:
+        for name, optional in names:
+            value = getattr(self, name)
+            if value is None and optional:
                 continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
+
+
+_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {}
 
 
 # -- the hand ----------------------------------------------------------------------------------

@@ -462,9 +462,24 @@ def opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card 
 
 def opening_action(combo: Sequence[Piece]) -> MeldAction:
     """The ``meld`` action laying an opening: its new melds, and its lay-offs as ``builds``."""
-    melds = tuple(MeldSpec(p.tokens, p.kind) for p in combo if p.is_meld)
-    builds = tuple(Build(p.what[1], p.tokens, p.what[2] or None) for p in combo if not p.is_meld)
-    return MeldAction(melds, builds=builds)
+    melds: list[MeldSpec] = []
+    builds: list[Build] = []
+    for piece in combo:
+        part = _part(piece)
+        if isinstance(part, MeldSpec):
+            melds.append(part)
+        else:
+            builds.append(part)
+    return MeldAction(tuple(melds), None, tuple(builds))
+
+
+@functools.lru_cache(maxsize=4096)
+def _part(piece: Piece) -> MeldSpec | Build:
+    """What laying ``piece`` is in a ``meld`` action: a new meld, or a lay-off as a build (made once
+    per piece: a listing puts the same piece in hundreds of openings; both are immutable values)."""
+    if isinstance(piece.what, tuple):
+        return Build(piece.what[1], piece.tokens, piece.what[2] or None)
+    return MeldSpec(piece.tokens, piece.what)
 
 
 # -- placing one card at once -------------------------------------------------------------------

@@ -10,13 +10,12 @@ Wire conventions (see docs/wire-format.md):
 from __future__ import annotations
 
 from collections import Counter
-from itertools import chain
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from .cards import CANONICAL, JOKER, JOKER_CODE, Card, canonical, known_cards, pack, pack_cards, parse_card
+from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, Card, canonical, known_cards, pack, pack_cards, parse_card
 from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import ImpossibleState, Problem, pointer
 from .melds import Meld, parse_token, readings
@@ -35,6 +34,15 @@ def replace(obj: _T, **changes: Any) -> _T:
     return new
 
 
+def build(cls: type[_T], **fields: Any) -> _T:
+    """An instance of one of the engine's frozen value types from every one of its fields, without
+    the frozen dataclass ``__init__`` (one ``object.__setattr__`` per field): for the decoder, which
+    builds a state and its seats on every request.  Every field must be given."""
+    new = object.__new__(cls)
+    new.__dict__.update(fields)
+    return new
+
+
 class Phase(StrEnum):
     """Where a hand stands: the player to act must draw, or is playing their turn; or it has ended.
     (Each phase has its actions: the turn machine of ``rules.engine``.)"""
@@ -50,6 +58,7 @@ class Source(StrEnum):
 
 PHASES = tuple(Phase)
 SOURCES = tuple(Source)
+_PHASE_OF = {p.value: p for p in Phase}   # (a dict look-up: calling the enum is slow)
 
 
 @dataclass(frozen=True)
@@ -61,7 +70,7 @@ class Player:
     barred: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "hand": [c.code for c in sorted(self.hand, key=CANONICAL)], "opened": self.opened,
+        return {"id": self.id, "hand": list(map(CODE, sorted(self.hand, key=CANONICAL))), "opened": self.opened,
                 "score": self.score, "barred": self.barred}
 
 
@@ -100,7 +109,7 @@ class Turn:
 
     @property
     def is_fresh(self) -> bool:
-        return self == _FRESH
+        return self is _FRESH or self == _FRESH
 
     def to_dict(self) -> dict[str, Any]:
         return {"drawn": self.drawn.code if self.drawn else None, "source": self.source,
@@ -112,6 +121,10 @@ class Turn:
 
 
 _FRESH = Turn()
+FRESH_TURN = _FRESH   # the empty turn record, shared (every new turn starts from it)
+# The wire form of the empty turn record, as an answer writes it: a request's turn equal to it is
+# decoded as the shared FRESH_TURN without reading its fields.
+_FRESH_WIRE = _FRESH.to_dict()
 
 
 @dataclass(frozen=True)
@@ -183,10 +196,14 @@ class State:
 
     # -- functional updates ------------------------------------------------------------------
     def with_player(self, player_id: str, **changes: Any) -> "State":
+        return replace(self, players=self.players_with(player_id, **changes))
+
+    def players_with(self, player_id: str, **changes: Any) -> tuple[Player, ...]:
+        """The seats with ``changes`` made to ``player_id``'s (to change it with other fields at once)."""
         i = self.index(player_id)
         players = list(self.players)
         players[i] = replace(players[i], **changes)
-        return replace(self, players=tuple(players))
+        return tuple(players)
 
     def with_meld(self, table_meld: TableMeld) -> "State":
         melds = [table_meld if m.id == table_meld.id else m for m in self.melds]
@@ -209,8 +226,8 @@ class State:
             "to_act": self.to_act,
             "phase": self.phase,
             "first_play": self.first_play,
-            "stock": [c.code for c in self.stock],
-            "discard": [c.code for c in self.discard],
+            "stock": list(map(CODE, self.stock)),
+            "discard": list(map(CODE, self.discard)),
             "melds": [m.to_dict() for m in self.melds],
             "turn": self.turn.to_dict(),
             "announcement": self.announcement.to_dict() if self.announcement else None,
@@ -263,8 +280,8 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
     problem, pointers relative to the state) if it cannot occur under ``variant``."""
     get = data.get
-    players = tuple(Player(p["id"], _cards(p["hand"]), p.get("opened", False), int(p.get("score", 0)),
-                           p.get("barred", False)) for p in data["players"])
+    players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]), opened=p.get("opened", False),
+                           score=int(p.get("score", 0)), barred=p.get("barred", False)) for p in data["players"]])
     impossible: list[Problem] = []
     melds = []
     for i, raw in enumerate(get("melds") or ()):
@@ -272,14 +289,16 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
         if m is not None:
             melds.append(m)
     raw_turn = get("turn")
-    turn = Turn() if raw_turn is None else _turn(raw_turn)
+    turn = _FRESH if raw_turn is None or raw_turn == _FRESH_WIRE else _turn(raw_turn)
     raw_ann = get("announcement")
     announcement = None if raw_ann is None else Announcement(raw_ann["player"], int(raw_ann["count"]))
     raw_result = get("result")
-    state = State(players, data["dealer"], data["to_act"], Phase(data["phase"]), _cards(data["stock"]),
-                  _cards(data["discard"]), tuple(melds), get("first_play", False), turn, announcement,
-                  int(get("reshuffles", 0)), get("seed", ""), None if raw_result is None else _result(raw_result),
-                  get("dealer_option", False), get("first_round", False))
+    state = build(State, players=players, dealer=data["dealer"], to_act=data["to_act"],
+                  phase=_PHASE_OF[data["phase"]], stock=_cards(data["stock"]), discard=_cards(data["discard"]),
+                  melds=tuple(melds), first_play=get("first_play", False), turn=turn, announcement=announcement,
+                  reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
+                  result=None if raw_result is None else _result(raw_result),
+                  dealer_option=get("dealer_option", False), first_round=get("first_round", False))
     problems = impossible + check_state(state, variant)
     if problems:
         raise ImpossibleState(problems)
@@ -312,22 +331,25 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     def bad(detail: str, *path: object) -> None:
         problems.append(Problem(pointer(*path), detail))
 
-    ids = [p.id for p in state.players]
-    lo, hi = variant.rules.players.min, variant.rules.players.max
+    players, phase, rules = state.players, state.phase, variant.rules
+    ids = [p.id for p in players]
+    lo, hi = rules.players.min, rules.players.max
     if not lo <= len(ids) <= hi:
         bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})", "players")
-    seen = set()
-    for i, pid in enumerate(ids):
-        if pid in seen:
-            bad(f"player id {pid!r} is used twice", "players", i, "id")
-        seen.add(pid)
+    seen = set(ids)
+    if len(seen) != len(ids):
+        seen = set()
+        for i, pid in enumerate(ids):
+            if pid in seen:
+                bad(f"player id {pid!r} is used twice", "players", i, "id")
+            seen.add(pid)
     if state.dealer not in seen:
         bad(f"dealer {state.dealer!r} is not a player", "dealer")
     if state.to_act not in seen:
         bad(f"to_act {state.to_act!r} is not a player", "to_act")
 
     # Conservation of cards (counted by card object: cards are interned, so this is cheap).
-    decks, jokers = variant.rules.pack.decks, variant.rules.pack.jokers
+    decks, jokers = rules.pack.decks, rules.pack.jokers
     same = dict.__eq__(_held(state), pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
     expected = pack(decks, jokers) if not same else {}
     counts = state.card_counts() if not same else {}
@@ -355,9 +377,9 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
 
     # Phase and turn record.
     t = state.turn
-    if state.phase == Phase.DRAW and not t.is_fresh:
+    if phase == Phase.DRAW and not t.is_fresh:
         bad("in the draw phase the turn record must be empty (nothing drawn or laid yet)", "turn")
-    if state.phase == Phase.PLAY:
+    if phase == Phase.PLAY:
         if t.drawn is None or t.source is None:
             bad("in the play phase the turn record names the card drawn and its source", "turn")
         if t.must_open and t.source != "discard":
@@ -370,36 +392,36 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         built = state.meld(mid)
         if built is None or built.meld.kind != "run":
             bad(f"builds names {mid!r}, which is not a run on the table", "turn", "builds", mid)
-    if state.phase == Phase.ENDED:
+    if phase == Phase.ENDED:
         if state.result is None:
             bad("an ended hand carries its result", "result")
     elif state.result is not None:
         bad("only an ended hand carries a result", "result")
-    if state.phase in (Phase.DRAW, Phase.PLAY):
-        for i, p in enumerate(state.players):
+    if phase in (Phase.DRAW, Phase.PLAY):
+        for i, p in enumerate(players):
             if not p.hand:
                 bad(f"{p.id} has no cards but the hand has not ended", "players", i, "hand")
-        if state.phase == Phase.DRAW and not state.stock:
+        if phase == Phase.DRAW and not state.stock:
             bad("the stock is empty at the start of a turn: it should have been reshuffled or the hand voided", "stock")
-    if state.discard == () and state.phase == Phase.DRAW and state.first_play and variant.rules.deal.upcard:
+    if state.discard == () and phase == Phase.DRAW and state.first_play and rules.deal.upcard:
         bad("the first play of a deal starts with the upcard on the discard pile", "discard")
-    if state.first_round and not variant.rules.draw.free_discard_first_round:
+    if state.first_round and not rules.draw.free_discard_first_round:
         bad("this variant gives no free discard in the first round", "first_round")
     if state.dealer_option:
-        if not variant.rules.draw.dealer_upcard_option:
+        if not rules.draw.dealer_upcard_option:
             bad("this variant gives the dealer no upcard option", "dealer_option")
-        elif not state.first_play or state.phase == Phase.ENDED or state.to_act != state.dealer:
+        elif not state.first_play or phase == Phase.ENDED or state.to_act != state.dealer:
             bad("the dealer's upcard option is open only before the first play, with the dealer to act", "dealer_option")
-    elif state.first_play and state.phase != Phase.ENDED:
+    elif state.first_play and phase != Phase.ENDED:
         if state.dealer in seen and state.to_act in seen and state.to_act != state.left_of(state.dealer):
             bad("on the first play the player on the dealer's left is to act", "to_act")
-        if state.phase == Phase.DRAW and state.melds:
+        if phase == Phase.DRAW and state.melds:
             bad("no melds can be on the table before the first play", "melds")
-    if state.first_play and state.phase == Phase.DRAW:
+    if state.first_play and phase == Phase.DRAW:
         # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
         # kept the joker shown on the cut was dealt one card fewer)
-        dealt = variant.cards_for(len(state.players))
-        for i, p in enumerate(state.players):
+        dealt = variant.cards_for(len(players))
+        for i, p in enumerate(players):
             if len(p.hand) != dealt:
                 bad(f"before the first play every player holds the {dealt} cards dealt; {p.id} holds {len(p.hand)}",
                     "players", i, "hand")
@@ -407,11 +429,11 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         a = state.announcement
         if a.player not in seen:
             bad(f"{a.player!r} is not a player", "announcement", "player")
-        elif state.phase != Phase.DRAW or a.player == state.to_act:
+        elif phase != Phase.DRAW or a.player == state.to_act:
             bad("an announcement is owed only between a player's discard and the next player's draw", "announcement")
         elif len(state.player(a.player).hand) != a.count:
             bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
-    max_re = variant.rules.stock.reshuffles
+    max_re = rules.stock.reshuffles
     if state.reshuffles > max_re:
         bad(f"{state.reshuffles} reshuffles; this variant allows {max_re}", "reshuffles")
     return problems
@@ -419,8 +441,13 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
 
 def _held(state: State) -> Counter[Card]:
     """Every card the state holds, wherever it lies, as a multiset of cards."""
-    counts = Counter(chain(chain.from_iterable([p.hand for p in state.players]), state.stock, state.discard,
-                           chain.from_iterable([m.meld.cards for m in state.melds])))
+    held = list(state.stock)
+    for p in state.players:
+        held += p.hand
+    held += state.discard
+    for m in state.melds:
+        held += m.meld.cards
+    counts = Counter(held)
     if state.turn.pending_jokers:
         counts[JOKER] += state.turn.pending_jokers
     return counts

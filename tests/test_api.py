@@ -537,3 +537,47 @@ def test_the_fast_validator_never_accepts_what_the_full_one_refuses():
     for b in variants:
         if openapi.is_valid("AdjudicateRequest", b):
             assert _full_validator_accepts("AdjudicateRequest", b), b
+
+
+# -- the cyclic collector is paused while a listing or a replay is made ------------------------
+
+def test_the_collector_is_paused_while_a_listing_is_made_and_resumed_after_it(client, monkeypatch):
+    import gc
+
+    from kalooki_referee.api import routes
+
+    during = []
+    real = routes.legal_actions
+
+    def listing(*args):
+        during.append(gc.isenabled())
+        return real(*args)
+    monkeypatch.setattr(routes, "legal_actions", listing)
+    body = {"variant": "british", "state": dealt_state(client)}
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        assert client.post("/v1/legal-actions", json=body).status_code == 200
+        assert during == [False] and gc.isenabled()
+        gc.disable()  # a host that runs without the collector keeps it off
+        assert client.post("/v1/legal-actions", json=body).status_code == 200
+        assert during == [False, False] and not gc.isenabled()
+    finally:
+        gc.enable() if was else gc.disable()
+
+
+def test_the_collector_is_resumed_when_a_paused_view_fails():
+    import gc
+
+    from kalooki_referee.api.routes import collector_paused
+
+    def failing():
+        raise RuntimeError("boom")
+    was = gc.isenabled()
+    try:
+        gc.enable()
+        with pytest.raises(RuntimeError):
+            collector_paused(failing)()
+        assert gc.isenabled()
+    finally:
+        gc.enable() if was else gc.disable()

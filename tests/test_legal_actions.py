@@ -99,7 +99,8 @@ def test_the_listing_of_hard_positions_is_unchanged(case):
 
 CODES = ["AS", "10H", "2C", "9D", "JK", "JK(=9H)", "JK(=10H)", "JK(=Q)", "JK(=A)", "QS", "KD", "JS"]
 NATURALS = ["AS", "10H", "2C", "9D", "QS", "KD", "JS", "10C"]
-IDS = st.sampled_from(["m1", "m10", "m2", "m1 ", "m1!", 'm"1', "m\\1", "mé", "m\u00e9\u20ac", "M1", "m"])
+IDS = st.sampled_from(["m1", "m10", "m2", "m1 ", "m1!", 'm"1', "m\\1", "mé", "m\u00e9\u20ac", "M1", "m", "m,1", "m:1",
+                       "m\x7f", "m\n1", "m\x1f", "m1~"])
 TOKENS = st.lists(st.sampled_from(CODES), min_size=1, max_size=4).map(lambda cs: tuple(parse_token(c) for c in cs))
 ENDS = st.sampled_from([None, "low", "high"])
 BUILDS = st.builds(Build, IDS, TOKENS, ENDS)
