@@ -215,14 +215,14 @@ def refuse_overlong(body: Any) -> None:
 
 
 CHECKED_ITEMS = 64   # beyond every list size that is checked item by item in a small request
-CHECKED_OBJECTS = 8   # objects and lists inside lists checked in all, over the whole body: the Python
-                      # validator spends a few milliseconds on each (a turn's step tries every action)
+CHECKED_OBJECTS = 8   # objects and lists inside lists checked in all beyond each list's first, over the whole
+                      # body: the Python validator spends a few milliseconds on each (a step tries every action)
 
 
 def _cut_lists(value: Any, at: str = "", budget: list[int] | None = None) -> tuple[Any, list[tuple[str, int, int]]]:
     """A copy of ``value`` whose lists keep at most CHECKED_ITEMS + 1 items (one more than checked,
     so that a size limit below it is still seen) and, over the whole body, at most CHECKED_OBJECTS
-    items that are objects or lists themselves; and (pointer, length, items kept) of each list cut.
+    items that are objects or lists themselves besides the first of each list; and (pointer, length, items kept) of each list cut.
     Bodies reach here already measured for depth (at most 32 levels)."""
     budget = [CHECKED_OBJECTS] if budget is None else budget
     cut: list[tuple[str, int, int]] = []
@@ -235,7 +235,7 @@ def _cut_lists(value: Any, at: str = "", budget: list[int] | None = None) -> tup
     if isinstance(value, list):
         items = []
         for i, v in enumerate(value[:CHECKED_ITEMS + 1]):
-            if isinstance(v, (dict, list)):
+            if isinstance(v, (dict, list)) and i > 0:  # each list's first item is always checked
                 if budget[0] <= 0:
                     break
                 budget[0] -= 1

@@ -65,14 +65,15 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def served() -> str:
+def served(tmp_path_factory) -> str:
     """The referee served by `kalooki-referee serve` (gunicorn with the packaged settings), two
     workers, on a free port of 127.0.0.1; stopped at the end of the module."""
     port = _free_port()
     env = {**os.environ, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": "2"}
     command = Path(sys.executable).with_name("kalooki-referee")
-    server = subprocess.Popen([str(command), "serve"], cwd=ROOT, env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    log_path = tmp_path_factory.mktemp("served") / "server.log"
+    log = log_path.open("wb")  # the JSON request log: a pipe nobody reads would fill and stall the server
+    server = subprocess.Popen([str(command), "serve"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -82,7 +83,7 @@ def served() -> str:
                     if answer.status == 200:
                         break
             if server.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"gunicorn did not come up: {server.stderr.read().decode()[-2000:] if server.poll() is not None else 'timeout'}")
+                raise AssertionError(f"gunicorn did not come up: {log_path.read_text()[-2000:] if server.poll() is not None else 'timeout'}")
             time.sleep(0.2)
         yield base
     finally:
@@ -92,7 +93,7 @@ def served() -> str:
         except subprocess.TimeoutExpired:
             server.kill()
             server.wait()
-        server.stderr.close()
+        log.close()
 
 
 # -- lints -----------------------------------------------------------------------------------------

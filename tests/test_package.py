@@ -102,8 +102,9 @@ def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
 
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    log = (tmp_path / "server.log").open("wb")  # one JSON line a request: a pipe nobody reads would fill and stall it
     server = subprocess.Popen([str(bin_ / "kalooki-referee"), "serve", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
-                              cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                              cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=log)
     try:
         _wait_for(f"http://127.0.0.1:{port}/health", 30)
         run = subprocess.run([str(bin_ / "kalooki-conformance"), "--base-url", f"http://127.0.0.1:{port}"],
@@ -117,3 +118,4 @@ def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+        log.close()
