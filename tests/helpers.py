@@ -1,8 +1,16 @@
 """Small builders for tests: a compact setup becomes a full, conserved state (as in the vectors)."""
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
 import threading
+import time
+import urllib.request
+from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from werkzeug.serving import make_server
 
@@ -38,3 +46,44 @@ def serving(app):
     finally:
         server.shutdown()
         thread.join()
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 free at the moment of asking."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def served_by(command: list[str], *, port: int, cwd: Path, env: dict[str, str], log: Path,
+              seconds: float = 60, ready: str = "/health") -> Iterator[str]:
+    """A server process started with ``command`` (serving 127.0.0.1:``port``) in a session of its own,
+    its output written to ``log`` (a pipe nobody reads would fill and stall it), waited for until
+    ``ready`` answers 200; after the block it is stopped with every process of its group.  Its base URL."""
+    base = f"http://127.0.0.1:{port}"
+    with log.open("wb") as out:
+        server = subprocess.Popen(command, cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+        try:
+            deadline = time.monotonic() + seconds
+            while True:
+                try:
+                    with urllib.request.urlopen(base + ready, timeout=2) as answer:
+                        if answer.status == 200:
+                            break
+                except OSError:
+                    pass
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"{command[0]} did not serve {ready} within {seconds} s "
+                                         f"(exit {server.poll()}): {log.read_text(errors='replace')[-2000:]}")
+                time.sleep(0.2)
+            yield base
+        finally:
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait()

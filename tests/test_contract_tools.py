@@ -13,20 +13,17 @@ them there (`npm ci --ignore-scripts`) when node_modules is missing.  The npm te
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from kalooki_referee.api import openapi
+from tests.helpers import free_port, served_by
 
 pytestmark = pytest.mark.slow
 
@@ -58,42 +55,15 @@ def npm_tools() -> Path:
     return TOOLS / "node_modules" / ".bin"
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def served(tmp_path_factory) -> str:
     """The referee served by `kalooki-referee serve` (gunicorn with the packaged settings), two
     workers, on a free port of 127.0.0.1; stopped at the end of the module."""
-    port = _free_port()
+    port = free_port()
     env = {**os.environ, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": "2"}
-    command = Path(sys.executable).with_name("kalooki-referee")
-    log_path = tmp_path_factory.mktemp("served") / "server.log"
-    log = log_path.open("wb")  # the JSON request log: a pipe nobody reads would fill and stall the server
-    server = subprocess.Popen([str(command), "serve"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError):
-                with urllib.request.urlopen(base + "/health", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"gunicorn did not come up: {log_path.read_text()[-2000:] if server.poll() is not None else 'timeout'}")
-            time.sleep(0.2)
+    with served_by([str(Path(sys.executable).with_name("kalooki-referee")), "serve"], port=port, cwd=ROOT, env=env,
+                   log=tmp_path_factory.mktemp("served") / "server.log") as base:
         yield base
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
-        log.close()
 
 
 # -- lints -----------------------------------------------------------------------------------------

@@ -10,7 +10,6 @@ import os
 import re
 import signal
 import socket
-import subprocess
 import sys
 import time
 import urllib.request
@@ -21,6 +20,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from kalooki_referee.api import create_app
+from tests.helpers import free_port, served_by
 from kalooki_referee.api.routes import warm
 from kalooki_referee.rules.variant import _load_variant
 
@@ -280,7 +280,7 @@ def _served(text: str, route: str) -> float:
 @pytest.mark.slow
 @pytest.mark.parametrize("metrics_dir", ["given", "made by the gunicorn settings"])
 def test_metrics_sum_every_gunicorn_worker(tmp_path, metrics_dir):
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("PROMETHEUS_MULTIPROC_DIR", "KALOOKI_OWN_METRICS_DIR")}
     env.update(KALOOKI_BIND=f"127.0.0.1:{port}", KALOOKI_WORKERS="2", TMPDIR=str(tmp_path))
     if metrics_dir == "given":
@@ -288,19 +288,9 @@ def test_metrics_sum_every_gunicorn_worker(tmp_path, metrics_dir):
         directory.mkdir()
         (directory / "counter_1.db").write_bytes(b"left by an earlier run")  # removed at start
         env["PROMETHEUS_MULTIPROC_DIR"] = str(directory)
-    log = (tmp_path / "stderr.log").open("wb")
-    server = subprocess.Popen([str(Path(sys.executable).with_name("kalooki-referee")), "serve"],
-                              cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with served_by([str(Path(sys.executable).with_name("kalooki-referee")), "serve"], port=port, cwd=ROOT, env=env,
+                   log=tmp_path / "stderr.log", ready="/ready") as base:
         deadline = time.monotonic() + 60
-        while True:
-            try:
-                assert json.loads(_get(base + "/ready"))["status"] == "ready"
-                break
-            except OSError:
-                assert server.poll() is None and time.monotonic() < deadline, "gunicorn did not start"
-                time.sleep(0.2)
         if metrics_dir != "given":
             made = list(tmp_path.glob("kalooki-metrics-*"))
             assert len(made) == 1
@@ -331,15 +321,6 @@ def test_metrics_sum_every_gunicorn_worker(tmp_path, metrics_dir):
             _adjudicate(base)
             sent += 1
         assert _served(_get(base + "/metrics").decode(), "/v1/adjudicate") == sent
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=30)
-        finally:
-            if server.poll() is None:
-                server.kill()
-                server.wait()
-            log.close()
     lines = (tmp_path / "stderr.log").read_bytes().splitlines()
     requests = [json.loads(line) for line in lines if line.startswith(b"{")]
     # the app's JSON line is the access log: one per request, none from gunicorn

@@ -10,12 +10,9 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import re
-import socket
 import subprocess
 import sys
 import tarfile
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -24,6 +21,7 @@ import yaml
 
 import kalooki_referee
 from kalooki_referee.api import create_app
+from tests.helpers import free_port, served_by
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERIC = ("api", "rules", "vectors")
@@ -47,25 +45,6 @@ def test_the_code_imports_only_the_distribution_package():
          f"print(sorted(m for m in sys.modules if m.split('.')[0] in {GENERIC!r}))"],
         cwd=ROOT, capture_output=True, text=True, check=True)
     assert code.stdout.strip() == "[]"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_for(url: str, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)
 
 
 @pytest.mark.slow
@@ -100,22 +79,12 @@ def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
     assert not [f for f in files if f.split("/")[0] in GENERIC]
     assert any(f.startswith("kalooki_referee/rules/") for f in files)
 
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
-    log = (tmp_path / "server.log").open("wb")  # one JSON line a request: a pipe nobody reads would fill and stall it
-    server = subprocess.Popen([str(bin_ / "kalooki-referee"), "serve", "--bind", f"127.0.0.1:{port}", "--workers", "2"],
-                              cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=log)
-    try:
-        _wait_for(f"http://127.0.0.1:{port}/health", 30)
-        run = subprocess.run([str(bin_ / "kalooki-conformance"), "--base-url", f"http://127.0.0.1:{port}"],
+    command = [str(bin_ / "kalooki-referee"), "serve", "--bind", f"127.0.0.1:{port}", "--workers", "2"]
+    with served_by(command, port=port, cwd=work, env=env, log=tmp_path / "server.log") as base:
+        run = subprocess.run([str(bin_ / "kalooki-conformance"), "--base-url", base],
                              cwd=work, env=env, capture_output=True, text=True, timeout=900)
-        assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-        summary = re.search(r"vectors: (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped", run.stdout)
-        assert summary and int(summary[1]) >= 3000 and summary.group(2, 3, 4) == ("0", "0", "0"), run.stdout[-2000:]
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    summary = re.search(r"vectors: (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped", run.stdout)
+    assert summary and int(summary[1]) >= 3000 and summary.group(2, 3, 4) == ("0", "0", "0"), run.stdout[-2000:]

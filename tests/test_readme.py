@@ -4,7 +4,6 @@ is sent to the app (the Flask test client stands in for localhost:8000), piped t
 first two commands of README.md are the ones CI runs (`.ci/run`)."""
 from __future__ import annotations
 
-import json
 import re
 import shlex
 import subprocess
@@ -66,10 +65,9 @@ def test_readme_first_command_installs_and_serves(tmp_path):
     # the address changed through KALOOKI_BIND: it installs the package and serves the API
     import os
     import shutil
-    import signal
-    import socket
-    import time
     import urllib.request
+
+    from tests.helpers import free_port, served_by
 
     command = re.findall(r"^    (python3 -m venv .*)$", README, flags=re.M)[0]
     checkout = tmp_path / "checkout"
@@ -80,31 +78,12 @@ def test_readme_first_command_installs_and_serves(tmp_path):
         if source.is_file():
             (checkout / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, checkout / path)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     env["KALOOKI_BIND"] = f"127.0.0.1:{port}"
     env["KALOOKI_WORKERS"] = "2"
-    server = subprocess.Popen(["bash", "-c", command], cwd=checkout, env=env, start_new_session=True,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 600
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=2) as response:
-                    assert json.loads(response.read())["status"] == "ok"
-                    break
-            except OSError:
-                assert server.poll() is None, "README's first command stopped before serving"
-                assert time.monotonic() < deadline, "README's first command did not serve within 10 minutes"
-                time.sleep(0.5)
+    with served_by(["bash", "-c", command], port=port, cwd=checkout, env=env, log=tmp_path / "first-command.log",
+                   seconds=600) as base:
         for path in ("/", "/docs", "/v1/variants", "/openapi.yaml"):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as response:
+            with urllib.request.urlopen(base + path, timeout=5) as response:
                 assert response.status == 200
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)

@@ -32,17 +32,12 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from kalooki_referee.api.problems import PROBLEM_TYPE_BASE, http_slug
 from kalooki_referee.vectors.suite import load_vectors
+from tests.helpers import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 PROBLEM = "application/problem+json"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
