@@ -19,7 +19,7 @@ from typing import NotRequired, TypedDict
 
 from .cards import Card, canonical, pack_order
 from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
-from .errors import MalformedInput, Problem, pointer
+from .errors import MalformedInput, Problem
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
 from .state import Phase, Player, State, check_state
 from .variant import Variant

@@ -28,7 +28,7 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
 from .clauses import Cited, citation
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
-from .melds import (ACE_CLAUSE, Failure, Meld, MeldDict, Slot, Token, extend_run, extend_set, is_identical,
+from .melds import (Failure, Meld, MeldDict, Slot, Token, extend_run, extend_set, is_identical,
                     meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled

@@ -44,7 +44,7 @@ is a referee clause (``referee.settlement_*``) that each variant maps to its own
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 

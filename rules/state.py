@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, Card, canonical, known_cards, pack, pack_cards, parse_card
+from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, Card, known_cards, pack, pack_cards, parse_card
 from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import ImpossibleState, Problem, pointer
 from .melds import Meld, parse_token, readings

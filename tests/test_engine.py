@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from kalooki_referee.rules import ImpossibleState, MalformedInput, action_from_dict, adjudicate, deal, load_variant, state_from_dict
+from kalooki_referee.rules import ImpossibleState, deal, load_variant, state_from_dict
 from kalooki_referee.rules.cards import CardError, pack_order, parse_card
 from kalooki_referee.rules.melds import Failure, meld_value, read_meld, tokens_of
 from kalooki_referee.rules.shuffle import shuffled
