@@ -115,3 +115,10 @@ def test_export_is_a_subcommand_and_the_run_stays_the_default(tmp_path, capsys):
     assert {"id", "endpoint", "request", "expected"} <= set(first) and first["request"]["variant"] == "british"
     # the run's options still parse without a subcommand: an unreachable target is asked first
     assert runner.main(["--base-url", "http://127.0.0.1:9", "--vectors", str(tmp_path)]) == 2
+
+
+def test_an_in_process_run_prints_its_report_and_not_the_apps_request_log(capfd):
+    assert runner.main(["--variant", "denexa_caloochi"]) == 0
+    out, err = capfd.readouterr()
+    assert "vectors:" in out and " 0 failed" in out
+    assert '"event"' not in out + err  # no JSON request-log line per vector

@@ -19,6 +19,8 @@ object per line (a vector with its whole request and expected answer) in ``DIR/<
 """
 from __future__ import annotations
 
+import os
+
 import argparse
 import json
 import sys
@@ -49,7 +51,8 @@ class Target:
 def in_process_target(app=None) -> Target:
     if app is None:
         from kalooki_referee.api import create_app
-        app = create_app()
+        # in-process, the app's JSON request log would flood the runner's own output: it goes nowhere
+        app = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")})
     client = app.test_client()
 
     def post(path: str, body: dict) -> tuple[int, Any]:
