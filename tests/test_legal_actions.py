@@ -88,8 +88,8 @@ BEFORE = json.loads((Path(__file__).parent / "fixtures" / "legal_actions_before.
 
 @pytest.mark.parametrize("case", BEFORE, ids=lambda c: c["name"])
 def test_the_listing_of_hard_positions_is_unchanged(case):
-    # answers recorded before the search moved to rules/search.py: jokers, lay-offs in an opening,
-    # a taken discard to use, the dealer's option, lists cut by the cap and by the opening limit
+    # answers recorded before the search moved to rules/search.py, kept only for the positions and
+    # caps no vector holds (whole listings cut by the opening limit); the rest are vectors
     variant = load_variant(case["variant"], case["rules"])
     state = state_from_dict(case["state"], variant)
     assert legal_actions(variant, state, case["cap"]) == case["answer"]
