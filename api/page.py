@@ -16,3 +16,9 @@ def index_route():
     response = current_app.send_static_file("index.html")
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response
+
+
+@bp.get("/favicon.ico")
+def favicon_route():
+    """Browsers ask for /favicon.ico whatever the page says: the page's icon, not a 404."""
+    return current_app.send_static_file("favicon.svg")

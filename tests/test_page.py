@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "api" / "static"
 
-CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 # The one absolute address the assets may hold: the SVG namespace, a name that is never fetched.
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 ADDRESS = re.compile(r"(?i)\b(?:https?|ftp|wss?):|(?<![\w/])//[\w.-]+\.[a-z]{2,}")
@@ -56,6 +56,10 @@ def test_the_page_and_its_assets_are_served_with_their_content_types(client):
     # every file of the app is one the page loads (nothing lies unused) and is served
     served = {Path(p).name for p in assets} | {"index.html"}
     assert served == {p.name for p in STATIC.iterdir()}
+    # browsers ask for /favicon.ico whatever the page links: they get the page's icon, not a 404
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml"
+    assert icon.get_data() == (STATIC / "favicon.svg").read_bytes()
 
 
 def test_the_page_references_nothing_external(client):
