@@ -355,9 +355,12 @@ def capabilities_route():
 
 @bp.get("/v1/variants")
 def variants_route():
-    return _json({"variants": [{"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
-                                "sources": v.to_dict()["sources"], "parameters": v.to_dict()["parameters"]}
-                               for v in all_variants()]})
+    listed = []
+    for v in all_variants():
+        whole = v.to_dict()
+        listed.append({"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
+                       "sources": whole["sources"], "parameters": whole["parameters"]})
+    return _json({"variants": listed})
 
 
 @bp.get("/v1/variants/<variant_id>")

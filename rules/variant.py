@@ -48,9 +48,10 @@ def _freeze(value: Any) -> Any:
 
 
 def _thaw(value: Any) -> Any:
-    if isinstance(value, Mapping):
+    kind = type(value)  # (exact types: an isinstance check against typing's Mapping is slow here)
+    if kind is MappingProxyType or kind is dict:
         return {k: _thaw(v) for k, v in value.items()}
-    if isinstance(value, tuple):
+    if kind is tuple or kind is list:
         return [_thaw(v) for v in value]
     return value
 
