@@ -11,6 +11,8 @@ from typing import Any, Callable, Mapping, TypeVar
 from kalooki_referee.rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
+from kalooki_referee.rules.tournament import (Tournament, TournamentEvent, event_from_dict, tournament_from_dict,
+                                              tournament_rules)
 
 T = TypeVar("T")
 
@@ -146,3 +148,17 @@ def replay_request(body: Mapping[str, Any]) -> ReplayRequest:
     if stakes is not None:
         variant = _variant(body, rules)
     return ReplayRequest(variant, start, list(body["actions"]), body.get("hashes"), body.get("start_hash"), stakes)
+
+
+@dataclass(frozen=True)
+class TournamentRequest:
+    variant: Variant
+    tournament: Tournament
+    event: TournamentEvent
+
+
+def tournament_request(body: Mapping[str, Any]) -> TournamentRequest:
+    variant = _variant(body)
+    tournament_rules(variant)  # a variant with no tournament format: a problem at /variant
+    return TournamentRequest(variant, _under("/tournament", tournament_from_dict, body["tournament"], variant),
+                             _under("/event", event_from_dict, body["event"]))

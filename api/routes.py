@@ -24,6 +24,7 @@ from kalooki_referee.rules.game import adjudicate_game, start_game
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.replay import replay
 from kalooki_referee.rules.scoresheet import score_sheet
+from kalooki_referee.rules.tournament import adjudicate_tournament
 from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
 from . import MAX_BODY_BYTES, openapi, ops, requests, resources, signing
@@ -129,7 +130,7 @@ def _repeated_names(raw: bytes, body) -> list[str]:
 
 
 REQUEST_COMPONENTS = ("AdjudicateRequest", "DealRequest", "GameStartRequest", "LegalActionsRequest",
-                      "MeldCheckRequest", "ReplayRequest", "ScoreSheetRequest")
+                      "MeldCheckRequest", "ReplayRequest", "ScoreSheetRequest", "TournamentRequest")
 
 
 def warm() -> None:
@@ -276,6 +277,17 @@ def scoresheet_route():
     return _json(sheet)
 
 
+@bp.post("/v1/tournaments")
+def tournament_route():
+    req = requests.tournament_request(_body("TournamentRequest"))
+    try:
+        verdict = adjudicate_tournament(req.variant, req.tournament, req.event)
+    except MalformedInput as exc:  # the event names a table or a player the tournament does not have
+        raise exc.prefixed("/event") from None
+    ops.note_verdict(verdict.legal)
+    return _json(verdict.to_dict())
+
+
 @bp.post("/v1/melds/check")
 def meld_check_route():
     req = requests.meld_check_request(_body("MeldCheckRequest"))
@@ -350,7 +362,8 @@ def capabilities_route():
     return _json({"implementation": {"name": "kalooki-referee", "version": VERSION},
                   "variants": [v.id for v in all_variants()],
                   "vector_suite": {"name": SUITE, "version": SUITE_VERSION},
-                  "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions"]})
+                  "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions",
+                                "tournaments"]})
 
 
 @bp.get("/v1/variants")

@@ -161,6 +161,17 @@ class BoughtIn(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MovedToNewTable(Event):
+    """A player bought in where a buy-in moves the player to a new table (``game.buy_in_moves_to_new_table``):
+    the stake is paid into this game's pool and the player leaves the game; ``clause`` is the rule applied."""
+    type = "moved_to_new_table"
+    player: str
+    score: int
+    paid: int
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameWon(Event):
     type = "game_won"
     player: str | None
@@ -169,4 +180,5 @@ class GameWon(Event):
 
 EVENT_TYPES: tuple[type[Event], ...] = (
     Drew, Passed, Opened, Melded, Built, SetClosed, JokerReleased, Discarded, Announced, AnnouncementMissed,
-    StockReshuffled, HandVoid, CalledUp, Kalookie, HandDealt, Eliminated, BuyInOffered, BoughtIn, GameWon)
+    StockReshuffled, HandVoid, CalledUp, Kalookie, HandDealt, Eliminated, BuyInOffered, BoughtIn, MovedToNewTable,
+    GameWon)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal, Mapping, Required, TypedDict, cast
 
 from .actions import Action, action_from_dict
-from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
+from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
                          BUYIN_NONE_NORTH_AMERICA, DEALER_ROTATION_LEFT,
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, ELIMINATION_OVER_150,
                          PLAYERS_COUNT_TWO_TO_FIVE, STAKES_AGREED_IN_ADVANCE, STAKES_INITIAL_STAKE_TO_POOL,
@@ -377,6 +377,10 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
             problems.append(Problem(pointer("players", i, "buy_ins"), "more buy-ins than the variant allows"))
         if limit is not None and not p.out and p.score > limit and not (game.phase == "buy_in" and p.id in game.buy_in_queue):
             problems.append(Problem(pointer("players", i, "score"), f"{p.id} is over {limit} but still in the game"))
+        if variant.rules.game.buy_in_moves_to_new_table and p.buy_ins > 0 and not p.out:
+            problems.append(Problem(pointer("players", i, "buy_ins"),
+                                    f"{p.id} bought in, so has moved to a new table and is no longer in this game "
+                                    f"({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
     if game.phase == "hand":
         if game.hand is None:
             problems.append(Problem("/hand", "a game in the hand phase carries the hand's state"))
@@ -576,6 +580,9 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
         raise Illegal(BUYIN_NONE_NORTH_AMERICA, "this game has no elimination, no pool and no buying in")
     if game.phase != "buy_in" or player not in game.buy_in_queue:
         p = game.player(player)
+        if variant.rules.game.buy_in_moves_to_new_table and p.out and p.buy_ins > 0:
+            raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE,
+                          f"{player} bought in and moved to a new table; a buy-in never seats a player again here")
         if p.score <= variant.rules.game.limit and not p.out:
             raise Illegal(ELIMINATION_OVER_150, f"{player} is within the limit and has nothing to buy back")
         if not _buy_in_left(variant, p.buy_ins):
@@ -586,7 +593,14 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
     p = game.player(player)
     rest = game.buy_in_queue[1:]
     row: SheetRow = game.sheet[-1].copy() if game.sheet else {"buy_ins": {}}
-    if kind == "buy_in":
+    if kind == "buy_in" and variant.rules.game.buy_in_moves_to_new_table:
+        price = game.stake("buy_in")
+        game = game.with_player(player, out=True, buy_ins=p.buy_ins + 1, paid_to_pool=p.paid_to_pool + price)
+        game = replace(game, pool=game.pool + price)
+        events.append(ev.MovedToNewTable(player, p.score, price, BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE))
+        row["buy_ins"] = {**row.get("buy_ins", {}), player: True}
+        row["pool"] = game.pool
+    elif kind == "buy_in":
         price = game.stake("buy_in")
         score = game.buy_in_score
         assert score is not None  # the buy-in phase carries the score to rejoin at (check_game)

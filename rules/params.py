@@ -209,6 +209,17 @@ class GameRules:
     buy_ins_max: int | None
     buy_in_min_survivors: int
     seating_order: SeatingOrder
+    buy_in_moves_to_new_table: bool   # a buy-in takes the player away to a new table (a tournament's)
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRules:
+    """A tournament of tables (rules/tournament.py): how many sit at a table, how many qualifying
+    tables may exist in all, how many semi-final tables there are and how many go through from each."""
+    table_seats: int
+    tables_max: int
+    semi_finals: int
+    advance_per_semi_final: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +241,7 @@ class Rules:
     stakes: Stakes
     stake_presets: Mapping[str, Stakes]
     game: GameRules
+    tournament: TournamentRules | None   # None: the variant has no tournament format
 
 
 # -- marshmallow schemas: the parameters' shape, loaded into the types above --------------------
@@ -346,7 +358,12 @@ class RulesSchema(_Group):
                              values=fields.Nested(StakesSchema), required=True,
                              validate=validate.Length(max=10))
     game = _group(GameRules, limit=_int(1, 100_000, True), buy_ins_max=_int(0, 10, True),
-                  buy_in_min_survivors=_int(1, 8), seating_order=_choice(SeatingOrder))
+                  buy_in_min_survivors=_int(1, 8), seating_order=_choice(SeatingOrder),
+                  buy_in_moves_to_new_table=_bool())
+    tournament = fields.Nested(type("TournamentRulesSchema", (_Group,), {
+        "type_": TournamentRules, "table_seats": _int(2, 8), "tables_max": _int(1, 64),
+        "semi_finals": _int(1, 16), "advance_per_semi_final": _int(1, 8),
+    }), required=True, allow_none=True)
 
 
 RULES_SCHEMA = RulesSchema()

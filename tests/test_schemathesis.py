@@ -46,6 +46,7 @@ REQUEST_COMPONENTS = {
     "/v1/scoresheet": "ScoreSheetRequest",
     "/v1/replay": "ReplayRequest",
     "/v1/legal-actions": "LegalActionsRequest",
+    "/v1/tournaments": "TournamentRequest",
 }
 
 
@@ -109,6 +110,10 @@ def _known_good_requests(client):
         ("/v1/replay", {"variant": "british", "start": {"new_game": {"players": SEATS, "seed": 3}},
                         "actions": [{"type": "draw", "source": "stock"}]}),
         ("/v1/legal-actions", {"variant": "british", "state": dealt}),
+        ("/v1/tournaments", {"variant": "british_blackpool", "event": {"type": "buy_in", "table": "T1", "player": "a"},
+                             "tournament": {"stage": "qualifying", "tables": [
+                                 {"id": "T1", "round": "qualifying", "seats": ["a", "b", "c", "d"]},
+                                 {"id": "T2", "round": "qualifying", "seats": ["e", "f", "g", "h"]}]}}),
         ("/v1/legal-actions", {"variant": "british", "state": client.post("/v1/adjudicate", json={
             "variant": "british", "state": dealt, "action": {"type": "draw", "source": "stock"}}).get_json()["state"]}),
     ]

@@ -172,9 +172,9 @@ def _parsed(path: Path, mtime: int) -> dict:
 
 # -- the grouped files -------------------------------------------------------------------------
 
-# The part of a request a group gives once for all its tests (a position, a game, a replay's start);
+# The part of a request a group gives once for all its tests (a position, a game, a replay's start, a tournament);
 # each test gives the rest (an action, a cap, a log, a score sheet's hands...).
-CONTEXT_KEYS = ("state", "game", "start")
+CONTEXT_KEYS = ("state", "game", "start", "tournament")
 # Endpoints whose vectors an inheriting variant does not run, with the reason (see _manifest).
 NOT_INHERITED = {
     "legal-actions": "a listing holds every legal action, so any parameter the variant changes can change it, "

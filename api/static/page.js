@@ -385,6 +385,7 @@ function describeEvent(e) {
     case "eliminated": return `${e.player} is out of the game with ${plural(e.score, "point")}`;
     case "buy_in_offered": return `${e.players.join(", ")} may buy back in`;
     case "bought_in": return `${e.player} bought back in for ${e.paid}, restarting at ${e.score}`;
+    case "moved_to_new_table": return `${e.player} bought in for ${e.paid} and left this table for a new one (on ${e.score} here)`;
     case "game_won": return e.player ? `${e.player} won the game and the pool of ${e.pool}` : `the game ended; the pool was ${e.pool}`;
     default: return e.type;
   }

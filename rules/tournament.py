@@ -1,0 +1,468 @@
+"""A tournament of tables: qualifying tables fed by buy-ins, semi-finals and a final (Blackpool).
+
+Stateless like the rest: a request sends the whole tournament and one event, and the answer is the
+tournament after it.  The numbers come from the variant's ``tournament`` parameters (seats at a
+table, the most qualifying tables, the semi-final tables and how many go through from each); the
+fewest players a short table may start with is the variant's ``players.min``.
+
+* ``buy_in`` (a player over the limit at a qualifying table buys in): the player leaves the table
+  and joins the pool; as soon as the pool holds a table's worth of players and fewer qualifying tables
+  exist than allowed, they form a new table, in the order they bought in.  Once the most qualifying
+  tables exist, a buy-in is refused.
+* ``table_won`` (a table reports its winners: one for a qualifying table or the final, the number
+  that go through for a semi-final).  When every qualifying table has its winner, players still
+  waiting in the pool play a last short table if there are enough of them, a lone one is out; then
+  the qualifying winners are dealt in turn to the semi-final tables (a semi-final with no more
+  players than go through from it is not played), or meet straight in the final when they are no more
+  than the final's seats.  The semi-finals' winners play the final; its winner wins the tournament.
+
+The referee's rulings behind these choices are the variant's decisions (rules/variants/british_blackpool.yaml).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Mapping
+
+from . import events as ev
+from .clause_ids import BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL
+from .engine import Illegal, Violation
+from .errors import ImpossibleState, MalformedInput, Problem, pointer
+from .params import TournamentRules
+from .variant import Variant
+
+STAGES = ("qualifying", "semi_finals", "final", "finished")
+ROUNDS = ("qualifying", "semi_final", "final")
+ROUND_OF_STAGE = {"qualifying": "qualifying", "semi_finals": "semi_final", "final": "final"}
+FINAL_ID = "F"
+TOURNAMENT_KEYS = {"stage", "tables", "pool", "winner"}
+TABLE_KEYS = {"id", "round", "seats", "left", "winners"}
+EVENT_TYPES = ("buy_in", "table_won")
+
+
+# -- values -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    round: str                      # qualifying | semi_final | final
+    seats: tuple[str, ...]          # who sat down, in seat order
+    left: tuple[str, ...] = ()      # who bought in and went to the pool (qualifying tables)
+    winners: tuple[str, ...] = ()   # empty while the table plays
+
+    @property
+    def playing(self) -> bool:
+        return not self.winners
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "round": self.round, "seats": list(self.seats), "left": list(self.left),
+                "winners": list(self.winners)}
+
+
+@dataclass(frozen=True)
+class Tournament:
+    stage: str                      # qualifying | semi_finals | final | finished
+    tables: tuple[Table, ...]       # every table formed, in order: qualifying, semi-finals, final
+    pool: tuple[str, ...] = ()      # bought-in players waiting for a new table, in the order they bought in
+    winner: str | None = None
+
+    def table(self, table_id: str) -> Table | None:
+        return next((t for t in self.tables if t.id == table_id), None)
+
+    def of_round(self, round_: str) -> list[Table]:
+        return [t for t in self.tables if t.round == round_]
+
+    def with_table(self, table: Table) -> "Tournament":
+        return replace(self, tables=tuple(table if t.id == table.id else t for t in self.tables))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"stage": self.stage, "tables": [t.to_dict() for t in self.tables], "pool": list(self.pool),
+                "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class TournamentEvent:
+    """An event sent with a tournament: ``buy_in`` (``table``, ``player``) or ``table_won``
+    (``table``, ``winners``)."""
+    type: str
+    table: str
+    player: str | None = None
+    winners: tuple[str, ...] = ()
+
+
+# what an accepted event did (the answer's events)
+
+@dataclass(frozen=True, slots=True)
+class JoinedPool(ev.Event):
+    type = "joined_pool"
+    player: str
+    table: str
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableFormed(ev.Event):
+    type = "table_formed"
+    table: str
+    round: str
+    seats: tuple[str, ...]
+    clause: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableWon(ev.Event):
+    type = "table_won"
+    table: str
+    winners: tuple[str, ...]
+    played: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PoolLapsed(ev.Event):
+    type = "pool_lapsed"
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentWon(ev.Event):
+    type = "tournament_won"
+    player: str
+
+
+@dataclass(frozen=True)
+class TournamentVerdict:
+    legal: bool
+    violations: tuple[Violation, ...]
+    tournament: Tournament
+    events: tuple[ev.Event, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
+                "tournament": self.tournament.to_dict(), "events": [e.to_dict() for e in self.events]}
+
+
+def tournament_rules(variant: Variant) -> TournamentRules:
+    """The variant's tournament parameters; a variant without a tournament format is refused."""
+    rules = variant.rules.tournament
+    if rules is None:
+        raise MalformedInput(Problem("/variant", f"{variant.id} has no tournament format (its tournament "
+                                                 "parameters are null)"))
+    return rules
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+def _ids(value: Any, at: tuple[str | int, ...], problems: list[Problem]) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(x, str) and x for x in value):
+        problems.append(Problem(pointer(*at), "expected a list of player ids"))
+        return ()
+    if len(set(value)) != len(value):
+        problems.append(Problem(pointer(*at), "a player is named twice"))
+    return tuple(value)
+
+
+def expected_table_ids(tables: list[tuple[str, int]]) -> list[str]:
+    """The id each table must have, given (round, position) in order: qualifying tables T1, T2...,
+    semi-finals S1, S2..., the final F."""
+    out, counts = [], {"qualifying": 0, "semi_final": 0}
+    for round_, _ in tables:
+        if round_ == "final":
+            out.append(FINAL_ID)
+            continue
+        counts[round_] = counts.get(round_, 0) + 1
+        out.append(("T" if round_ == "qualifying" else "S") + str(counts[round_]))
+    return out
+
+
+def tournament_from_dict(data: Any, variant: Variant) -> Tournament:
+    """A tournament from its wire form: a malformed one is a ``MalformedInput``, one that cannot
+    occur under the variant's tournament rules an ``ImpossibleState``, every problem at once."""
+    rules = tournament_rules(variant)
+    if not isinstance(data, Mapping):
+        raise MalformedInput(Problem("", "a tournament is an object"))
+    problems = [Problem(pointer(k), f"unknown field {k!r}") for k in data if k not in TOURNAMENT_KEYS]
+    problems += [Problem(pointer(k), "required field is missing") for k in ("stage", "tables") if k not in data]
+    if problems:
+        raise MalformedInput(problems)
+    if data["stage"] not in STAGES:
+        problems.append(Problem("/stage", f"expected one of {', '.join(STAGES)}"))
+    raw = data["tables"]
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 64:
+        raise MalformedInput(problems + [Problem("/tables", "expected a list of 1 to 64 tables")])
+    tables = []
+    for i, t in enumerate(raw):
+        if not isinstance(t, Mapping):
+            problems.append(Problem(pointer("tables", i), "a table is an object"))
+            continue
+        problems += [Problem(pointer("tables", i, k), f"unknown field {k!r}") for k in t if k not in TABLE_KEYS]
+        if t.get("round") not in ROUNDS:
+            problems.append(Problem(pointer("tables", i, "round"), f"expected one of {', '.join(ROUNDS)}"))
+        if not isinstance(t.get("id"), str):
+            problems.append(Problem(pointer("tables", i, "id"), "required: the table's id"))
+        seats = _ids(t.get("seats"), ("tables", i, "seats"), problems)
+        if not seats:
+            problems.append(Problem(pointer("tables", i, "seats"), "a table seats at least one player"))
+        tables.append(Table(str(t.get("id")), str(t.get("round")), seats,
+                            _ids(t.get("left"), ("tables", i, "left"), problems),
+                            _ids(t.get("winners"), ("tables", i, "winners"), problems)))
+    pool = _ids(data.get("pool"), ("pool",), problems)
+    winner = data.get("winner")
+    if winner is not None and not isinstance(winner, str):
+        problems.append(Problem("/winner", "expected a player id or null"))
+    if problems:
+        raise MalformedInput(problems)
+    order = [t.round for t in tables]
+    if order != sorted(order, key=ROUNDS.index):
+        problems.append(Problem("/tables", "tables are listed qualifying first, then the semi-finals, then the final"))
+    for i, (t, want) in enumerate(zip(tables, expected_table_ids([(t.round, i) for i, t in enumerate(tables)]))):
+        if t.id != want:
+            problems.append(Problem(pointer("tables", i, "id"), f"expected {want!r}: tables are named in order, "
+                                                                "T1, T2... qualifying, S1, S2... semi-finals, F the final"))
+    if problems:
+        raise MalformedInput(problems)
+    tournament = Tournament(data["stage"], tuple(tables), pool, winner)
+    problems = check_tournament(tournament, variant, rules)
+    if problems:
+        raise ImpossibleState(problems)
+    return tournament
+
+
+def check_tournament(t: Tournament, variant: Variant, rules: TournamentRules) -> list[Problem]:
+    """Whether ``t`` can occur under the rules: every way it cannot, as problems."""
+    problems: list[Problem] = []
+    fewest = variant.rules.players.min
+    qualifying = t.of_round("qualifying")
+    semis, finals = t.of_round("semi_final"), t.of_round("final")
+    if not qualifying:
+        problems.append(Problem("/tables", "a tournament starts with its qualifying tables"))
+    if len(qualifying) > rules.tables_max:
+        problems.append(Problem("/tables", f"{len(qualifying)} qualifying tables; at most {rules.tables_max} "
+                                           f"may be formed ({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
+    live: dict[str, str] = {}
+    for i, table in enumerate(t.tables):
+        at = ("tables", i)
+        if table.round == "qualifying" and not fewest <= len(table.seats) <= rules.table_seats:
+            problems.append(Problem(pointer(*at, "seats"), f"a qualifying table seats {fewest} to {rules.table_seats}"))
+        if set(table.left) - set(table.seats):
+            problems.append(Problem(pointer(*at, "left"), "only a player seated at the table can leave it"))
+        if table.left and table.round != "qualifying":
+            problems.append(Problem(pointer(*at, "left"), "buy-ins are only at the qualifying tables "
+                                                          f"({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
+        if table.winners:
+            want = advancing(table, rules)
+            if len(table.winners) != want:
+                problems.append(Problem(pointer(*at, "winners"), f"this table has {want} winner(s), not "
+                                                                 f"{len(table.winners)} ({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
+            if set(table.winners) - (set(table.seats) - set(table.left)):
+                problems.append(Problem(pointer(*at, "winners"), "a winner is a player still at the table"))
+        else:
+            for pid in table.seats:
+                if pid not in table.left:
+                    if pid in live:
+                        problems.append(Problem(pointer(*at, "seats"), f"{pid} is playing at {live[pid]} too"))
+                    live[pid] = table.id
+    for j, pid in enumerate(t.pool):
+        if pid in live:
+            problems.append(Problem(pointer("pool", j), f"{pid} is waiting in the pool and playing at {live[pid]}"))
+        if not any(pid in table.left for table in qualifying):
+            problems.append(Problem(pointer("pool", j), f"{pid} has not bought in from a qualifying table"))
+    if len(t.pool) >= rules.table_seats or (t.pool and len(qualifying) >= rules.tables_max):
+        problems.append(Problem("/pool", f"a pool of {rules.table_seats} forms a new table at once, and none waits "
+                                         f"once {rules.tables_max} tables exist ({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
+    if t.stage != "finished" and t.winner is not None:
+        problems.append(Problem("/winner", "only a finished tournament has a winner"))
+    done = all(not q.playing for q in qualifying)
+    if t.stage == "qualifying":
+        if semis or finals or done:
+            problems.append(Problem("/stage", "the qualifying stage lasts while a qualifying table plays, and has no "
+                                              "semi-final or final"))
+        return problems
+    if not done or t.pool:
+        problems.append(Problem("/stage", "the qualifying tables are not all over"))
+    seeded = _seeding([q.winners[0] for q in qualifying if q.winners], rules)
+    if seeded is not None and [table.seats for table in semis] != seeded:
+        problems.append(Problem("/tables", "the semi-final tables seat the qualifying winners, dealt to them in turn "
+                                           f"in the order of their tables ({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
+    if seeded is None and semis:
+        problems.append(Problem("/tables", "too few qualifying winners for semi-finals: they meet in the final "
+                                           f"({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
+    if t.stage == "semi_finals":
+        if finals or not semis or not any(s.playing for s in semis):
+            problems.append(Problem("/stage", "the semi-final stage has a semi-final still playing and no final yet"))
+        return problems
+    if any(s.playing for s in semis):
+        problems.append(Problem("/stage", "the final starts when every semi-final has its winners"))
+    expected = _final_seats(t, rules)
+    if len(expected) == 1:  # a lone qualifying winner: no final is played
+        if finals or t.stage == "final":
+            problems.append(Problem("/stage", "a single qualifying winner wins the tournament without a final"))
+    elif len(finals) != 1 or finals[0].seats != expected:
+        problems.append(Problem("/tables", f"the final seats {', '.join(expected)}, the winners before it "
+                                           f"({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
+    elif (t.stage == "final") != finals[0].playing:
+        problems.append(Problem("/stage", "the tournament is finished exactly when its final has a winner"))
+    if t.stage == "finished":
+        last = finals[0].winners if finals else expected
+        if t.winner is None or (t.winner,) != tuple(last):
+            problems.append(Problem("/winner", "a finished tournament names the winner of its last table"))
+    return problems
+
+
+def advancing(table: Table, rules: TournamentRules) -> int:
+    """How many winners ``table`` has: the number that go through from a semi-final (all its players
+    where it seats no more), else one."""
+    return min(rules.advance_per_semi_final, len(table.seats)) if table.round == "semi_final" else 1
+
+
+def _seeding(winners: list[str], rules: TournamentRules) -> list[tuple[str, ...]] | None:
+    """The semi-final tables' seats: the qualifying winners dealt to them in turn; None when the
+    winners are too few for semi-finals (no more than the final's seats)."""
+    if len(winners) <= rules.semi_finals * rules.advance_per_semi_final:
+        return None
+    return [tuple(winners[k::rules.semi_finals]) for k in range(rules.semi_finals)]
+
+
+def _final_seats(t: Tournament, rules: TournamentRules) -> tuple[str, ...]:
+    semis = t.of_round("semi_final")
+    if semis:
+        return tuple(pid for s in semis for pid in s.winners)
+    return tuple(q.winners[0] for q in t.of_round("qualifying") if q.winners)
+
+
+# -- events -------------------------------------------------------------------------------------
+
+def event_from_dict(data: Any) -> TournamentEvent:
+    if not isinstance(data, Mapping) or data.get("type") not in EVENT_TYPES:
+        raise MalformedInput(Problem("/type", f"an event's type is one of {', '.join(EVENT_TYPES)}"))
+    kind = data["type"]
+    allowed = {"type", "table", "player" if kind == "buy_in" else "winners"}
+    problems = [Problem(pointer(k), f"unknown field {k!r} for a {kind} event") for k in data if k not in allowed]
+    if not isinstance(data.get("table"), str):
+        problems.append(Problem("/table", "required: the table's id"))
+    winners: tuple[str, ...] = ()
+    if kind == "buy_in" and not isinstance(data.get("player"), str):
+        problems.append(Problem("/player", "required: the player buying in"))
+    if kind == "table_won":
+        winners = _ids(data.get("winners"), ("winners",), problems)
+        if not winners:
+            problems.append(Problem("/winners", "required: the table's winners"))
+    if problems:
+        raise MalformedInput(problems)
+    return TournamentEvent(kind, data["table"], data.get("player"), winners)
+
+
+def adjudicate_tournament(variant: Variant, tournament: Tournament, event: TournamentEvent) -> TournamentVerdict:
+    """The tournament after ``event``, or the unchanged tournament with the rule the event breaks.
+    An event naming a table or a player the tournament does not have is a ``MalformedInput``."""
+    rules = tournament_rules(variant)
+    events: list[ev.Event] = []
+    try:
+        if event.type == "buy_in":
+            new = _buy_in(variant, rules, tournament, event, events)
+        else:
+            new = _table_won(variant, rules, tournament, event, events)
+    except Illegal as exc:
+        return TournamentVerdict(False, (exc.violation.cited_by(variant),), tournament, ())
+    return TournamentVerdict(True, (), new, tuple(events))
+
+
+def _table_of(t: Tournament, event: TournamentEvent) -> Table:
+    table = t.table(event.table)
+    if table is None:
+        raise MalformedInput(Problem("/table", f"no table {event.table!r} in the tournament"))
+    return table
+
+
+def _buy_in(variant: Variant, rules: TournamentRules, t: Tournament, event: TournamentEvent,
+            events: list[ev.Event]) -> Tournament:
+    table = _table_of(t, event)
+    player = event.player or ""
+    if player not in table.seats:
+        raise MalformedInput(Problem("/player", f"{player!r} is not seated at {table.id}"))
+    if player in table.left:
+        raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{player} has already bought in and left {table.id}")
+    if table.round != "qualifying" or t.stage != "qualifying":
+        raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{table.id} is a {table.round.replace('_', '-')} table: "
+                                                          "buying in is only at the qualifying tables")
+    if not table.playing:
+        raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{table.id} is over: {table.winners[0]} has won it")
+    qualifying = len(t.of_round("qualifying"))
+    if qualifying >= rules.tables_max:
+        raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE,
+                      f"{qualifying} tables have been formed, the most allowed: buying in has stopped, so {player} is out")
+    t = t.with_table(replace(table, left=table.left + (player,)))
+    t = replace(t, pool=t.pool + (player,))
+    events.append(JoinedPool(player, table.id, BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE))
+    if len(t.pool) >= rules.table_seats:
+        t = _new_table(t, events)
+    return t
+
+
+def _new_table(t: Tournament, events: list[ev.Event]) -> Tournament:
+    """A qualifying table formed of the players waiting in the pool."""
+    table = Table(f"T{len(t.of_round('qualifying')) + 1}", "qualifying", t.pool)
+    events.append(TableFormed(table.id, table.round, table.seats, BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE))
+    qualifying = t.of_round("qualifying")
+    rest = t.tables[len(qualifying):]
+    return replace(t, tables=tuple(qualifying) + (table,) + rest, pool=())
+
+
+def _table_won(variant: Variant, rules: TournamentRules, t: Tournament, event: TournamentEvent,
+               events: list[ev.Event]) -> Tournament:
+    table = _table_of(t, event)
+    if t.stage == "finished":
+        raise Illegal(TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL, f"the tournament is over: {t.winner} has won it")
+    if not table.playing:
+        raise Illegal(TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL, f"{table.id} has already reported its winners")
+    for i, pid in enumerate(event.winners):
+        if pid not in table.seats:
+            raise MalformedInput(Problem(pointer("winners", i), f"{pid!r} is not seated at {table.id}"))
+        if pid in table.left:
+            raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE,
+                          f"{pid} bought in and left {table.id} for a new table, so cannot win it")
+    want = advancing(table, rules)
+    if len(event.winners) != want:
+        what = (f"{want} players go through from each semi-final" if table.round == "semi_final"
+                else f"a {table.round.replace('_', ' ')} table has one winner")
+        raise Illegal(TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL, f"{len(event.winners)} winners reported for {table.id}: {what}")
+    t = t.with_table(replace(table, winners=event.winners))
+    events.append(TableWon(table.id, event.winners, True))
+    return _advance(variant, rules, t, events)
+
+
+def _advance(variant: Variant, rules: TournamentRules, t: Tournament, events: list[ev.Event]) -> Tournament:
+    """The next stage, once every table of this one has its winners."""
+    current = t.of_round(ROUND_OF_STAGE[t.stage])
+    if any(table.playing for table in current):
+        return t
+    if t.stage == "qualifying":
+        if len(t.pool) >= variant.rules.players.min:  # the last, short table of those still waiting
+            return _new_table(t, events)
+        if t.pool:
+            events.append(PoolLapsed(t.pool))
+            t = replace(t, pool=())
+        seeded = _seeding([q.winners[0] for q in current], rules)
+        if seeded is not None:
+            semis = []
+            for k, seats in enumerate(seeded, 1):
+                table = Table(f"S{k}", "semi_final", seats)
+                events.append(TableFormed(table.id, table.round, seats, TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL))
+                if len(seats) <= rules.advance_per_semi_final:  # everyone goes through: not played
+                    table = replace(table, winners=seats)
+                    events.append(TableWon(table.id, seats, False))
+                semis.append(table)
+            return replace(t, stage="semi_finals", tables=t.tables + tuple(semis))
+    if t.stage in ("qualifying", "semi_finals"):
+        seats = _final_seats(t, rules)
+        if len(seats) == 1:
+            return _finished(t, seats[0], events)
+        final = Table(FINAL_ID, "final", seats)
+        events.append(TableFormed(final.id, final.round, seats, TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL))
+        return replace(t, stage="final", tables=t.tables + (final,))
+    return _finished(t, current[0].winners[0], events)
+
+
+def _finished(t: Tournament, winner: str, events: list[ev.Event]) -> Tournament:
+    events.append(TournamentWon(winner))
+    return replace(t, stage="finished", winner=winner)
