@@ -16,7 +16,7 @@ fewest players a short table may start with is the variant's ``players.min``.
   players than go through from it is not played), or meet straight in the final when they are no more
   than the final's seats.  The semi-finals' winners play the final; its winner wins the tournament.
 
-The referee's rulings behind these choices are the variant's decisions (rules/variants/british_blackpool.yaml).
+The referee's rulings behind these choices are the decisions of the variant file that gives the tournament block.
 """
 from __future__ import annotations
 
