@@ -57,6 +57,7 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     kept = {id(a) for a in plays[:room] + basic[:cap]}
     truncated = cut or len(ordered) > cap
     legal: list[Action] = []
+    undetermined: list[Action] = []
     melds_ok: bool | None = None
     shortcut = not verify_all and state.turn.pending_jokers == 0 and state.turn.must_use is None
     for action in ordered:
@@ -72,5 +73,10 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
             melds_ok = ok
         if ok:
             legal.append(action)
-    return {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
-            "actions": [wire[id(a)] for a in legal], "truncated": truncated, "cap": cap}
+        elif ok is None:
+            undetermined.append(action)
+    out = {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
+           "actions": [wire[id(a)] for a in legal], "truncated": truncated, "cap": cap}
+    if undetermined:  # a position with unseen cards: actions whose legality the seen cards do not decide
+        out["undetermined"] = [wire[id(a)] for a in undetermined]
+    return out

@@ -30,7 +30,7 @@ from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
-from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code
+from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code, seen
 from .melds import Meld, Token, extend_run, extend_set, parse_token, run_lines
 from .state import Phase, State, TableMeld
 from .variant import Variant
@@ -506,13 +506,13 @@ def can_place(variant: Variant, state: State, card: Card, hand: Sequence[Card], 
 
 def discard_placeable(variant: Variant, state: State, card: Card) -> bool:
     """Whether ``card`` taken from the discard pile can be melded at once (``draw.taken_discard``)."""
-    return can_place(variant, state, card, state.current.hand + (card,),
+    return can_place(variant, state, card, seen(state.current.hand) + (card,),
                      variant.rules.draw.taken_discard == "meld_or_build")
 
 
 def released_joker_placeable(variant: Variant, state: State) -> bool:
     """Whether a released joker can be placed at once (``joker_reuse.released_into``)."""
-    hand = state.current.hand + (JOKER,) * state.turn.pending_jokers
+    hand = seen(state.current.hand) + (JOKER,) * state.turn.pending_jokers
     return can_place(variant, state, JOKER, hand, variant.rules.joker_reuse.released_into == "meld_or_build")
 
 
@@ -539,7 +539,7 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
     if state.announcement is not None:
         out.append(Announce(state.announcement.count, state.announcement.player))
     player = state.current
-    hand = player.hand
+    hand = seen(player.hand)  # what the seen cards allow (an unseen card is no candidate)
     if state.phase == Phase.DRAW:
         out.append(Draw("stock"))
         if state.discard:
