@@ -189,6 +189,7 @@ NOT_INHERITED = {
     "legal-actions": "a listing holds every legal action, so any parameter the variant changes can change it, "
                      "whatever clauses the vector cites",
     "replay": "a replay's hashes cover the whole position, which an inheriting variant with another pack changes",
+    "views": "a view's counts and its commitment cover the whole position, which an inheriting variant with another pack changes",
 }
 
 
