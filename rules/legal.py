@@ -11,6 +11,10 @@ the listing and the adjudication can never disagree.  The listing is bounded:
 * the number of candidates put to the engine is capped; ``truncated`` says when the cap or the
   search cut the list.
 
+In a position with unseen cards the candidates are made from the seen cards only (no card of an
+unseen hand is proposed); a candidate the engine answers as undetermined (``legal: None``) is listed
+apart, under ``undetermined``, which the answer holds only when it is not empty.
+
 Candidates are deduplicated and ordered by a key computed from the typed action
 (``actions.order_key``: the order of their wire forms as JSON with sorted keys), after the type:
 announce, draw or pass, meld, build, joker exchange, discard.

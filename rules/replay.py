@@ -4,6 +4,11 @@ The answer gives every step's verdict up to the first illegal one; for that step
 clauses broken (with their statements and sources), a plain explanation and the position before it.
 If every step is legal it gives the final position and, when a hand ended, its scoring.
 
+A log may start from a state with unseen cards (a real table's record): the cards its steps show
+become seen as they are shown, and a step whose legality the seen cards do not decide ends the replay
+with ``undetermined`` (its index, the answer's undetermined entries, the position before it) in place
+of ``final``.
+
 Every position carries a hash chained to the one before, so that a log can prove it was not
 altered after the fact:
 

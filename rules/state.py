@@ -424,8 +424,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     if phase == Phase.DRAW and not t.is_fresh:
         bad("in the draw phase the turn record must be empty (nothing drawn or laid yet)", "turn")
     if phase == Phase.PLAY:
-        # a card drawn unseen from the stock is null on the wire (the hand holds it among its unseen cards)
-        unseen_draw = t.drawn is None and t.source == Source.STOCK and state.to_act in seen and UNSEEN in state.current.hand
+        # a card drawn unseen from the stock is null on the wire (in a position with unseen cards)
+        unseen_draw = t.drawn is None and t.source == Source.STOCK and state.partial
         if (t.drawn is None and not unseen_draw) or t.source is None:
             bad("in the play phase the turn record names the card drawn and its source", "turn")
         if t.must_open and t.source != "discard":

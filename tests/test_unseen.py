@@ -147,3 +147,114 @@ def test_a_tampered_reveal_fails_the_commitment():
     if len(set(state.stock[:2])) == 2:
         swapped = replace(state, stock=(state.stock[1], state.stock[0]) + state.stock[2:])
         assert not reveal_matches(made, swapped, seat, salt)
+
+
+# -- particular rules ---------------------------------------------------------------------------
+
+def _hide(state_dict: dict, *seats: int, stock: bool = True) -> dict:
+    """``state_dict`` with the hands of ``seats`` (and the stock) given as counts."""
+    out = {**state_dict, "players": [dict(p) for p in state_dict["players"]]}
+    for i in seats:
+        p = out["players"][i]
+        p["hidden"], p["hand"] = len(p["hand"]), []
+    if stock and out["stock"]:
+        out["stock_hidden"], out["stock"] = len(out["stock"]), []
+    return out
+
+
+def _reshuffle_position(seed: str) -> dict:
+    from kalooki_referee.vectors.build import expand_setup
+    return expand_setup({"players": [{"id": "P1", "hand": ["2H", "3H"], "opened": True},
+                                      {"id": "P2", "hand": ["4H", "5H", "6H", "7H"]}],
+                         "dealer": "P2", "to_act": "P1", "phase": "play", "seed": seed,
+                         "turn": {"drawn": "3H", "source": "stock"}, "discard": ["9C"], "stock": [], "fill": "discard"},
+                        "british", None, "test")
+
+
+@pytest.mark.parametrize("seed", ["", "club-7"])
+def test_a_reshuffle_without_the_seed_gives_an_unseen_stock(seed):
+    from kalooki_referee.rules import load_variant
+    variant = load_variant("british")
+    whole = _reshuffle_position(seed)
+    partial = state_from_dict(_hide(whole, 1, stock=False), variant)
+    below = len(whole["discard"])  # the whole pile under the new top card (2H)
+    after = adjudicate(variant, partial, action_from_dict({"type": "discard", "card": "2H"}))
+    assert after.legal is True and after.state.reshuffles == 1
+    wire = after.state.to_dict()
+    if seed:  # the discard pile is seen and the seed orders it: the new stock is listed
+        full = adjudicate(variant, state_from_dict(whole, variant), action_from_dict({"type": "discard", "card": "2H"}))
+        assert wire["stock"] == full.state.to_dict()["stock"] and len(wire["stock"]) == below
+        assert "stock_hidden" not in wire
+    else:
+        assert wire["stock"] == [] and wire["stock_hidden"] == below
+    assert wire["discard"] == ["2H"]
+    assert state_from_dict(wire, variant).to_dict() == wire  # the answer reads back as the same position
+
+
+def test_an_answer_with_unseen_cards_reads_back_after_they_are_all_shown():
+    """A hand of one unseen card draws another unseen card and shows both: the turn record's card
+    drawn stays unknown (null) and the answer is still a position the referee accepts."""
+    from kalooki_referee.rules import load_variant
+    from kalooki_referee.vectors.build import expand_setup
+    variant = load_variant("british")
+    setup = {"players": [{"id": "P1", "hand": ["9S", "2C"], "hidden": 1, "opened": True},
+                         {"id": "P2", "hand": [], "hidden": 9}],
+             "dealer": "P2", "to_act": "P1", "phase": "draw", "discard": ["4C"], "fill": "unseen"}
+    state = state_from_dict(expand_setup(setup, "british", None, "test"), variant)
+    turn = action_from_dict({"type": "turn", "actions": [{"type": "draw", "source": "stock"},
+                                                          {"type": "meld", "melds": [{"cards": ["9S", "9D", "9H"]}]}]})
+    verdict = adjudicate(variant, state, turn)
+    assert verdict.legal is True
+    wire = verdict.state.to_dict()
+    assert wire["players"][0]["hand"] == ["2C"] and "hidden" not in wire["players"][0]
+    assert wire["turn"]["drawn"] is None
+    assert state_from_dict(wire, variant).to_dict() == wire
+
+
+def test_a_game_hand_is_listed_in_full(client):
+    from kalooki_referee.vectors.suite import load_vectors
+    game_vector = next(v for v in load_vectors(variants={"british"})
+                       if v.endpoint == "adjudicate" and isinstance(v.data["request"].get("game"), dict)
+                       and isinstance(v.data["request"]["game"].get("hand"), dict))
+    body = dict(game_vector.data["request"])
+    game = dict(body["game"])
+    game["hand"] = _hide(game["hand"], 1)
+    body["game"] = game
+    r = client.post("/v1/adjudicate", json=body)
+    assert r.status_code == 422
+    pointers = [e["pointer"] for e in r.get_json()["errors"]]
+    assert "/game/hand/players/1/hidden" in pointers and "/game/hand/stock_hidden" in pointers
+
+
+def test_views_endpoint_commitment_checks_the_revealed_position(client):
+    from kalooki_referee.rules import load_variant
+    variant, state, _, _ = _positions(160, 5)[70]
+    salt = "0123456789abcdef0123"
+    body = {"variant": variant.id, "state": state.to_dict(), "seat": state.players[0].id, "salt": salt}
+    r = client.post("/v1/views", json=body)
+    assert r.status_code == 200
+    answer = r.get_json()
+    assert answer["view"] == view_of(state, state.players[0].id).to_dict()
+    assert reveal_matches(answer["commitment"], state, state.players[0].id, salt)
+    assert "commitment" not in client.post("/v1/views", json={**body, "salt": None} if False else
+                                           {k: v for k, v in body.items() if k != "salt"}).get_json()
+    # the same request, the same bytes
+    assert client.post("/v1/views", json=body).get_data() == r.get_data()
+    # a short salt and a negative count are refused by the request's shape, with pointers
+    short = client.post("/v1/views", json={**body, "salt": "short"})
+    assert short.status_code == 422 and short.get_json()["errors"][0]["pointer"] == "/salt"
+    assert load_variant(variant.id)
+
+
+@pytest.mark.parametrize("where,value", [("/state/players/1/hidden", -1), ("/state/stock_hidden", -3),
+                                         ("/state/players/1/hidden", 61)])
+def test_counts_out_of_range_are_refused_with_a_pointer(client, where, value):
+    variant, state, _, _ = _positions(160, 5)[3]
+    wire = state.to_dict()
+    if where.endswith("stock_hidden"):
+        wire["stock_hidden"] = value
+    else:
+        wire["players"][1]["hidden"] = value
+    r = client.post("/v1/adjudicate", json={"variant": variant.id, "state": wire, "action": {"type": "draw", "source": "stock"}})
+    assert r.status_code == 422
+    assert where in [e["pointer"] for e in r.get_json()["errors"]]
