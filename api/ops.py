@@ -50,7 +50,7 @@ REQUESTS = Counter("kalooki_http_requests", "HTTP requests answered, by route te
 LATENCY = Histogram("kalooki_http_request_duration_seconds",
                     "Time from routing a request to its answer, by route template and method", ["route", "method"],
                     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
-VERDICTS = Counter("kalooki_verdicts", "Verdicts given, by endpoint and outcome (legal or illegal)",
+VERDICTS = Counter("kalooki_verdicts", "Verdicts given, by endpoint and outcome (legal, illegal or undetermined)",
                    ["endpoint", "outcome"])
 
 METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"  # Prometheus' text format
@@ -58,10 +58,10 @@ UNMATCHED = "unmatched"  # the route label of a request no route matched (404, 4
 _METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})  # any other method is labelled "other"
 
 
-def note_verdict(legal: bool) -> None:
-    """Record the outcome of the verdict this request gives (legal or illegal): counted per endpoint
-    and written in the request's log line."""
-    g.kalooki_outcome = "legal" if legal else "illegal"
+def note_verdict(legal: bool | None) -> None:
+    """Record the outcome of the verdict this request gives (legal, illegal, or undetermined where
+    it depends on cards nobody listed): counted per endpoint and written in the request's log line."""
+    g.kalooki_outcome = "undetermined" if legal is None else "legal" if legal else "illegal"
 
 
 class _UtcTime:
@@ -179,7 +179,7 @@ def install(app: Flask) -> None:
         if outcome is not None:
             verdicts = verdicts_by.get(route)
             if verdicts is None:
-                verdicts = verdicts_by[route] = {o: VERDICTS.labels(route, o) for o in ("legal", "illegal")}
+                verdicts = verdicts_by[route] = {o: VERDICTS.labels(route, o) for o in ("legal", "illegal", "undetermined")}
             verdicts[outcome].inc()
         elif status >= 400 and response.mimetype == "application/problem+json":
             outcome = "problem"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
 from kalooki_referee.rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
-from kalooki_referee.rules.errors import RefereeInputError
+from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError
 from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
 from kalooki_referee.rules.tournament import (Tournament, TournamentEvent, event_from_dict, tournament_from_dict,
                                               tournament_rules)
@@ -162,3 +162,25 @@ def tournament_request(body: Mapping[str, Any]) -> TournamentRequest:
     tournament_rules(variant)  # a variant with no tournament format: a problem at /variant
     return TournamentRequest(variant, _under("/tournament", tournament_from_dict, body["tournament"], variant),
                              _under("/event", event_from_dict, body["event"]))
+
+
+@dataclass(frozen=True)
+class ViewRequest:
+    variant: Variant
+    state: State
+    seat: str
+    salt: str | None
+
+
+def view_request(body: Mapping[str, Any]) -> ViewRequest:
+    """A seat's view is made from the whole position: a state with unseen cards is refused (its
+    counts named), and so is a seat that is not one of its players."""
+    variant = _variant(body)
+    state = _under("/state", state_from_dict, body["state"], variant)
+    if state.partial:
+        raise MalformedInput([Problem("/state" + p, "a view is made from the whole position: list every card")
+                              for p in state.hidden_pointers()])
+    seat = body["seat"]
+    if seat not in {p.id for p in state.players}:
+        raise MalformedInput(Problem("/seat", f"{seat[:64]!r} is not a player in the state"))
+    return ViewRequest(variant, state, seat, body.get("salt"))

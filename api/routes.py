@@ -25,6 +25,7 @@ from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.replay import replay
 from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.tournament import adjudicate_tournament
+from kalooki_referee.rules.views import commitment, view_of
 from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token, read_meld
 
 from . import MAX_BODY_BYTES, openapi, ops, requests, resources, signing
@@ -130,7 +131,8 @@ def _repeated_names(raw: bytes, body) -> list[str]:
 
 
 REQUEST_COMPONENTS = ("AdjudicateRequest", "DealRequest", "GameStartRequest", "LegalActionsRequest",
-                      "MeldCheckRequest", "ReplayRequest", "ScoreSheetRequest", "TournamentRequest")
+                      "MeldCheckRequest", "ReplayRequest", "ScoreSheetRequest", "TournamentRequest",
+                      "ViewRequest")
 
 
 def warm() -> None:
@@ -357,13 +359,23 @@ def replay_route():
     return _json(replayed)
 
 
+@bp.post("/v1/views")
+def views_route():
+    """A seat's view of a whole position, with the salted commitment to what it hides when a salt is sent."""
+    req = requests.view_request(_body("ViewRequest"))
+    answer = {"view": view_of(req.state, req.seat).to_dict()}
+    if req.salt is not None:
+        answer["commitment"] = commitment(req.state, req.seat, req.salt)
+    return _json(answer)
+
+
 @bp.get("/v1/capabilities")
 def capabilities_route():
     return _json({"implementation": {"name": "kalooki-referee", "version": VERSION},
                   "variants": [v.id for v in all_variants()],
                   "vector_suite": {"name": SUITE, "version": SUITE_VERSION},
                   "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions",
-                                "tournaments"]})
+                                "tournaments", "views"]})
 
 
 @bp.get("/v1/variants")

@@ -71,6 +71,28 @@ class Card:
 
 
 JOKER = Card(0, "")
+
+
+def _unseen() -> Card:
+    """The one card nobody listed (see ``UNSEEN``): made without ``Card.__new__``, which accepts only
+    the cards of a pack, and never interned, so no card code parses to it."""
+    card = object.__new__(Card)
+    for name, value in (("rank", -1), ("suit", ""), ("code", "?"), ("order", 2000)):
+        object.__setattr__(card, name, value)
+    return card
+
+
+# A card of a hand or of the stock that the state does not list (docs/wire-format.md, "Unseen
+# cards"): it stands for any card of the pack the listing leaves unaccounted for.  It is never
+# written on the wire (a hand and the stock give the number of theirs instead), sorts after every
+# card, is not a joker and is no natural a meld can hold: the search and the rules read only the
+# seen cards (``seen``) and ask what the unseen ones could be where a rule depends on them.
+UNSEEN = _unseen()
+
+
+def seen(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+    """``cards`` without the unseen ones (the same tuple when all are seen)."""
+    return cards if UNSEEN not in cards else tuple([c for c in cards if c is not UNSEEN])
 _SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 _CODES = {(rank, suit): code + suit for rank, code in RANK_CODES.items() for suit in SUITS}
 _CODES[(0, "")] = JOKER_CODE

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from . import search
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
-from .cards import JOKER, Card
+from .cards import JOKER, UNSEEN, Card, seen
 from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN_OPENING,
                          BUILD_RUN_MAX_TWO_PER_END_PER_TURN, BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
                          DRAW_DEALER_UPCARD_OPTION, DRAW_DISCARD_ONLY_WITH_INITIAL_MELD, DRAW_ONLY_TOP_CARD,
@@ -23,6 +23,7 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          JOKER_REUSE_SET_TWO_JOKERS_RELEASE_ONE, MELD_PERMANENT_NO_REARRANGEMENT,
                          MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET, REFEREE_CARDS_HELD,
                          REFEREE_FIRST_DRAW_WITHOUT_UPCARD, REFEREE_FULL_SET_JOKER_ONE_NATURAL,
+                         REFEREE_SETTLEMENT_HAND_PENALTY,
                          TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
 from .clauses import Cited, citation
@@ -32,7 +33,7 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, extend_run, extend_set
                     meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
-from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, replace
+from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, replace, unaccounted
 from .variant import Variant
 
 
@@ -43,6 +44,7 @@ class Violation:
     step: int | None = None
     ambiguous: bool = False
     readings: tuple[MeldDict, ...] = ()
+    needs: tuple[str, ...] = ()  # an undetermined answer's: pointers (into the state) of what would have to be seen
     cited: Cited | None = None  # how the variant cites it: set by cited_by, as for every violation a verdict holds
 
     def cited_by(self, variant: Variant) -> "Violation":
@@ -62,15 +64,22 @@ class Violation:
         if self.ambiguous:
             out["ambiguous"] = True
             out["readings"] = [dict(r) for r in self.readings]
+        if self.needs:
+            out["needs"] = list(self.needs)
         return out
 
 
 @dataclass(frozen=True)
 class Verdict:
-    legal: bool
+    """``legal`` is None when the answer depends on cards nobody listed: ``undetermined`` then says
+    which rule and what would have to be seen.  A legal action whose settlement depends on unseen
+    cards (going out while other hands are counted, not listed) is legal with ``undetermined``
+    naming the settlement, and no result."""
+    legal: bool | None
     violations: tuple[Violation, ...]
     state: State
     events: tuple[ev.Event, ...]
+    undetermined: tuple[Violation, ...] = ()
 
     @property
     def result(self) -> HandResult | None:
@@ -83,6 +92,8 @@ class Verdict:
             "state": self.state.to_dict(),
             "events": [e.to_dict() for e in self.events],
             "result": self.result.to_dict() if self.result else None,
+            # only on an answer that depends on unseen cards, so every other answer keeps its bytes
+            **({"undetermined": [u.to_dict() for u in self.undetermined]} if self.undetermined else {}),
         }
 
 
@@ -94,6 +105,19 @@ class Illegal(Exception):
     @classmethod
     def of(cls, failure: Failure) -> "Illegal":
         return cls(failure.clause, failure.message, failure.ambiguous, failure.readings)
+
+
+class Undetermined(Exception):
+    """The answer depends on cards nobody listed: the rule (its clause), why, and the pointers
+    (relative to the state) of the counts that would have to be seen.  Never a guess either way."""
+    def __init__(self, clause: str, message: str, needs: Sequence[str]):
+        super().__init__(message)
+        self.violation = Violation(clause, message, needs=tuple(needs))
+
+
+def _hidden_of(state: State, player_id: str) -> list[str]:
+    """The pointer of ``player_id``'s count of unseen cards."""
+    return [pointer("players", state.index(player_id), "hidden")]
 
 
 def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
@@ -112,11 +136,21 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
             if isinstance(action, TurnAction):
                 v = replace(v, step=i)
             return Verdict(False, (v,), state, ())
+        except Undetermined as exc:
+            u = exc.violation.cited_by(variant)
+            if isinstance(action, TurnAction):
+                u = replace(u, step=i)
+            return Verdict(None, (), state, (), (u,))
+    if current.phase == Phase.ENDED and current.result is None and state.phase != Phase.ENDED:
+        needs = [pointer("players", i, "hidden") for i, p in enumerate(current.players) if UNSEEN in p.hand]
+        settled = Violation(REFEREE_SETTLEMENT_HAND_PENALTY, "the hand is won, but what the other players owe depends "
+                                                             "on the cards of their hands nobody listed", needs=tuple(needs))
+        return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),))
     return Verdict(True, (), current, tuple(events))
 
 
 def is_legal(variant: Variant, state: State, action: Action) -> bool:
-    return adjudicate(variant, state, action).legal
+    return adjudicate(variant, state, action).legal is True
 
 
 # -------------------------------------------------------------------------------------------
@@ -144,7 +178,7 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
     if isinstance(action, Pass):
         return _pass(variant, state, actor, events)
     if isinstance(action, Draw):
-        return _draw(variant, state, action, events)
+        return _draw(variant, state, action, events, at)
     if isinstance(action, MeldAction):
         after = _meld(variant, state, action, events, at)
     elif isinstance(action, Build):
@@ -196,7 +230,7 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
         raise Illegal(DRAW_DEALER_UPCARD_OPTION,
                       "the dealer's option is only an exchange: having taken the upcard, the dealer discards")
     if isinstance(action, Discard) and turn.must_open and not state.current.opened:
-        _take(state.current.hand, [action.card], "discard")  # a card not held is refused as such first
+        _take(variant, state, state.current.hand, [action.card], "discard")  # a card not held is refused as such first
         raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                       "a player who took the discard before opening must lay their opening in the same turn")
     return actor
@@ -210,11 +244,22 @@ def _owed_after(variant: Variant, before: State, after: State, action: Action) -
                       f"the discard taken ({must.code}) must be part of the opening")
 
 
-def _take(hand: Sequence[Card], cards: Sequence[Card], what: str) -> tuple[Card, ...]:
-    """``hand`` without ``cards``; Illegal if any is not held."""
+def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[Card], what: str) -> tuple[Card, ...]:
+    """``hand`` without ``cards``; Illegal if any is not held.  A card the hand does not list may be
+    one of its unseen cards when the state leaves a copy of it unaccounted for: the unseen card is
+    then taken for it (shown, it is seen from now on)."""
     rest = list(hand)
+    free = None
     for c in cards:
         if c not in rest:
+            if UNSEEN in rest:
+                free = unaccounted(state, variant) if free is None else free
+                if free[c] > 0:
+                    free[c] -= 1
+                    rest.remove(UNSEEN)
+                    continue
+                raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what}), and none of its unseen "
+                                                  f"cards can be it: every {c.code} of the pack is listed elsewhere")
             raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what})")
         rest.remove(c)
     return tuple(rest)
@@ -238,7 +283,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
                       "a released joker must go into a new meld of the player's, not onto a meld on the table")
     needed = [t.card for t in tokens if not t.card.is_joker] + [JOKER] * (jokers - from_pending)
-    hand = _take(state.current.hand, needed, what)
+    hand = _take(variant, state, state.current.hand, needed, what)
     if state.turn.pending_jokers and not from_pending:
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
                       f"the released joker must go into {_released_joker_goes(variant)}: it cannot wait or go to the hand")
@@ -250,7 +295,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
 
 # -- draw ---------------------------------------------------------------------------------------
 
-def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) -> State:
+def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], at: str = "") -> State:
     if state.phase != Phase.DRAW:
         raise Illegal(TURN_DRAW_MELD_DISCARD, "a turn has exactly one draw, and this turn has drawn")
     if state.announcement is not None:
@@ -264,9 +309,16 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
         if state.dealer_option:
             raise Illegal(DRAW_DEALER_UPCARD_OPTION,
                           "before the first turn the dealer may only take the upcard in exchange for a card, or pass")
-        if action.card is not None and action.card != state.stock[0]:
+        card = state.stock[0]
+        if card is UNSEEN:  # nobody listed the stock: the card drawn is seen if the action names it
+            if action.card is not None:
+                if unaccounted(state, variant)[action.card] <= 0:
+                    raise MalformedInput(Problem(at + "/card", f"{action.card.code} cannot be the top of the stock: "
+                                                               f"every {action.card.code} of the pack is listed elsewhere"))
+                card = action.card
+        elif action.card is not None and action.card != card:
             raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
-        card, pile = state.stock[0], {"stock": state.stock[1:]}
+        pile = {"stock": state.stock[1:]}
     else:
         if not state.discard:
             raise Illegal(REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play else DRAW_ONLY_TOP_CARD,
@@ -283,8 +335,12 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
                     or (state.first_round and variant.rules.draw.free_discard_first_round))
             must_open = not free
             in_opening = variant.rules.draw.discard_before_opening == "in_opening" or taken != "keep"
-            if must_open and not _opening_possible(variant, player.hand + (top,), top if in_opening else None,
+            if must_open and not _opening_possible(variant, seen(player.hand) + (top,), top if in_opening else None,
                                                    state.melds):
+                if UNSEEN in player.hand:
+                    raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                                       f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
+                                       f"the {player.hidden} cards of their hand nobody listed", _hidden_of(state, player.id))
                 raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                               f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
                               "the discard may be taken before opening only to open in the same turn"
@@ -292,6 +348,10 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
             must_use = top if must_open and in_opening else None
         elif taken != "keep":
             if not _use_possible(variant, state, top):
+                if UNSEEN in player.hand:
+                    raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                                       f"whether {top.code} can be melded at once depends on the {player.hidden} cards "
+                                       f"of {player.id}'s hand nobody listed", _hidden_of(state, player.id))
                 raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                               f"{top.code} cannot be melded at once from {player.id}'s hand: "
                               "the discard may be taken only to meld it in the same turn")
@@ -458,12 +518,16 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Eve
         new = _swap_run(variant, meld, action.naturals)
     else:
         new = _swap_set(variant, meld, action.naturals)
-    hand = _take(player.hand, action.naturals, "joker exchange")
+    hand = _take(variant, state, player.hand, action.naturals, "joker exchange")
     _check_hand_left(variant, state, hand)  # the released joker cannot stay in the hand
     state = state.with_player(player.id, hand=hand)
     state = state.with_meld(replace(target, meld=new))
     state = replace(state, turn=replace(state.turn, pending_jokers=state.turn.pending_jokers + 1))
     if action.place is None and not _joker_placeable(variant, state):
+        if UNSEEN in hand:
+            raise Undetermined(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
+                               f"whether the released joker can be placed at once depends on the cards of "
+                               f"{player.id}'s hand nobody listed", _hidden_of(state, player.id))
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
                       f"the released joker could not be placed at once: {_released_joker_goes(variant)} with it is not possible from this hand")
     events.append(ev.JokerReleased(player.id, target.id, tuple(c.code for c in action.naturals)))
@@ -556,7 +620,7 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 
 def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
     player = state.current
-    hand = _take(player.hand, [action.card], "discard")
+    hand = _take(variant, state, player.hand, [action.card], "discard")
     events.append(ev.Discarded(player.id, action.card.code))
     discard = (action.card,) + state.discard
     if not hand:
@@ -573,7 +637,10 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
         state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
             n = state.reshuffles + 1
-            new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
+            if state.seed or not state.partial:
+                new_stock = shuffled(state.discard[1:], state.seed, f"reshuffle-{n}")
+            else:  # a position with unseen cards and no seed (a seat's view): the order is not known
+                new_stock = [UNSEEN] * (len(state.discard) - 1)
             state = replace(state, stock=tuple(new_stock), discard=state.discard[:1], reshuffles=n)
             events.append(ev.StockReshuffled(n, len(new_stock)))
         else:
@@ -591,6 +658,10 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event
     """Settle a won hand under the variant's scoring model (rules/settlement.py): the result, each
     player's new total, the call-up or kalookie event."""
     kalookie = state.turn.opened_this_turn
+    if any(UNSEEN in p.hand for p in state.players):
+        # the penalties depend on cards nobody listed: the hand ends unsettled (``adjudicate`` says so)
+        events.append(ev.Kalookie(winner) if kalookie else ev.CalledUp(winner))
+        return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=None)
     seats = [Seat(p.id, p.score, p.hand) for p in state.players]
     result = settle_won(variant.rules, winner, kalookie, seats)
     for pid, score in result.scores:

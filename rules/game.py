@@ -346,6 +346,9 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
             hand = state_from_dict(data["hand"], hand_variant)
         except (MalformedInput, ImpossibleState) as exc:
             raise exc.prefixed("/hand") from None
+        if hand.partial:  # a game settles every hand it plays: its hands are listed in full
+            raise MalformedInput([Problem(pointer("hand", *p.split("/")[1:]), "a game's hand lists every card: "
+                                          "unseen cards are for a hand alone (state)") for p in hand.hidden_pointers()])
     game = Game(tuple(players), strs["dealer"] or "", stakes, pool, phase, hand, hands_played, strs["last_hand"],
                 strs["last_winner"], tuple(queue), buy_in_score, strs["winner"], tuple(sheet))
     problems = check_game(game, variant)

@@ -11,6 +11,10 @@ the listing and the adjudication can never disagree.  The listing is bounded:
 * the number of candidates put to the engine is capped; ``truncated`` says when the cap or the
   search cut the list.
 
+In a position with unseen cards the candidates are made from the seen cards only (no card of an
+unseen hand is proposed); a candidate the engine answers as undetermined (``legal: None``) is listed
+apart, under ``undetermined``, which the answer holds only when it is not empty.
+
 Candidates are deduplicated and ordered by a key computed from the typed action
 (``actions.order_key``: the order of their wire forms as JSON with sorted keys), after the type:
 announce, draw or pass, meld, build, joker exchange, discard.
@@ -57,6 +61,7 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     kept = {id(a) for a in plays[:room] + basic[:cap]}
     truncated = cut or len(ordered) > cap
     legal: list[Action] = []
+    undetermined: list[Action] = []
     melds_ok: bool | None = None
     shortcut = not verify_all and state.turn.pending_jokers == 0 and state.turn.must_use is None
     for action in ordered:
@@ -72,5 +77,10 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
             melds_ok = ok
         if ok:
             legal.append(action)
-    return {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
-            "actions": [wire[id(a)] for a in legal], "truncated": truncated, "cap": cap}
+        elif ok is None:
+            undetermined.append(action)
+    out = {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
+           "actions": [wire[id(a)] for a in legal], "truncated": truncated, "cap": cap}
+    if undetermined:  # a position with unseen cards: actions whose legality the seen cards do not decide
+        out["undetermined"] = [wire[id(a)] for a in undetermined]
+    return out

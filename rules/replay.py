@@ -4,6 +4,11 @@ The answer gives every step's verdict up to the first illegal one; for that step
 clauses broken (with their statements and sources), a plain explanation and the position before it.
 If every step is legal it gives the final position and, when a hand ended, its scoring.
 
+A log may start from a state with unseen cards (a real table's record): the cards its steps show
+become seen as they are shown, and a step whose legality the seen cards do not decide ends the replay
+with ``undetermined`` (its index, the answer's undetermined entries, the position before it) in place
+of ``final``.
+
 Every position carries a hash chained to the one before, so that a log can prove it was not
 altered after the fact:
 
@@ -49,6 +54,7 @@ class Step(TypedDict):
     events: list[Any]
     hash: str
     result: NotRequired[Any]                   # the hand's scoring, at a step that ended it
+    undetermined: NotRequired[list[Any]]       # a legal step whose settlement depends on unseen cards
 
 
 class FirstIllegal(TypedDict):
@@ -68,6 +74,14 @@ class Altered(TypedDict):
     explanation: str
 
 
+class FirstUndetermined(TypedDict):
+    index: int
+    action: Any                                # the step as the log gave it
+    undetermined: list[Any]                    # what the step's legality depends on (cards nobody listed)
+    position_before: Mapping[str, Any]
+    hash_before: str
+
+
 class Final(TypedDict):
     position: Mapping[str, Any]
     hash: str
@@ -82,6 +96,7 @@ class Replay(TypedDict):
     first_illegal: FirstIllegal | None
     altered: Altered | None
     final: Final | None
+    undetermined: NotRequired[FirstUndetermined]   # the first step the seen cards do not decide
 
 
 def canonical(doc: Any) -> bytes:
@@ -199,6 +214,10 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
         else:
             verdict = adjudicate(variant, cast(State, position), cast(Action, action))
         answer = verdict.to_dict()
+        if verdict.legal is None:  # a log from a position with unseen cards, at a step they decide
+            out["undetermined"] = {"index": i, "action": actions[i], "undetermined": answer["undetermined"],
+                                   "position_before": current, "hash_before": h}
+            break
         if not verdict.legal:
             out["first_illegal"] = {
                 "index": i, "action": actions[i], "violations": answer["violations"],
@@ -213,11 +232,13 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
         if answer.get("result") is not None:
             step["result"] = answer["result"]
             result = answer["result"]
+        if "undetermined" in answer:
+            step["undetermined"] = answer["undetermined"]
         out["steps"].append(step)
         if hashes is not None and i < len(hashes) and out["altered"] is None and hashes[i] != h:
             out["altered"] = {"index": i, "at": pointer("hashes", i), "recorded": hashes[i], "computed": h,
                               "explanation": f"the position after step {i} is not the one the log recorded: "
                                              "the log was altered at or before this step"}
-    if out["first_illegal"] is None:
+    if out["first_illegal"] is None and "undetermined" not in out:
         out["final"] = {"position": current, "hash": h, "result": result}
     return out

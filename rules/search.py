@@ -30,7 +30,7 @@ from itertools import combinations
 from typing import NamedTuple, Sequence
 
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
-from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code
+from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code, seen
 from .melds import Meld, Token, extend_run, extend_set, parse_token, run_lines
 from .state import Phase, State, TableMeld
 from .variant import Variant
@@ -484,16 +484,19 @@ def _part(piece: Piece) -> MeldSpec | Build:
 
 # -- placing one card at once -------------------------------------------------------------------
 
-def can_place(variant: Variant, state: State, card: Card, hand: Sequence[Card], onto_table: bool) -> bool:
+def can_place(variant: Variant, state: State, card: Card, hand: Sequence[Card], onto_table: bool,
+              size: int | None = None) -> bool:
     """Whether ``card`` (one of ``hand``) can go at once into a new meld made with the hand, leaving
-    the cards the player must keep, or, with ``onto_table``, onto a meld on the table."""
+    the cards the player must keep, or, with ``onto_table``, onto a meld on the table.  ``size``: how
+    many cards the hand holds in all, where ``hand`` is only its seen cards."""
     keep = 2 if state.current.barred else 1  # a barred player may not go out this turn
+    size = len(hand) if size is None else size
     counts = Counter(c.code for c in hand)
     for piece in single_melds(hand, variant):
         need = _needs(piece.codes)
-        if card.code in need and all(counts[c] >= n for c, n in need.items()) and len(hand) - len(piece.codes) >= keep:
+        if card.code in need and all(counts[c] >= n for c, n in need.items()) and size - len(piece.codes) >= keep:
             return True
-    if onto_table and len(hand) - 1 >= keep:
+    if onto_table and size - 1 >= keep:
         token = Token(card)
         for tm in state.melds:
             if tm.meld.kind == "set":
@@ -506,14 +509,15 @@ def can_place(variant: Variant, state: State, card: Card, hand: Sequence[Card], 
 
 def discard_placeable(variant: Variant, state: State, card: Card) -> bool:
     """Whether ``card`` taken from the discard pile can be melded at once (``draw.taken_discard``)."""
-    return can_place(variant, state, card, state.current.hand + (card,),
-                     variant.rules.draw.taken_discard == "meld_or_build")
+    hand = state.current.hand + (card,)
+    return can_place(variant, state, card, seen(hand), variant.rules.draw.taken_discard == "meld_or_build", len(hand))
 
 
 def released_joker_placeable(variant: Variant, state: State) -> bool:
     """Whether a released joker can be placed at once (``joker_reuse.released_into``)."""
     hand = state.current.hand + (JOKER,) * state.turn.pending_jokers
-    return can_place(variant, state, JOKER, hand, variant.rules.joker_reuse.released_into == "meld_or_build")
+    return can_place(variant, state, JOKER, seen(hand), variant.rules.joker_reuse.released_into == "meld_or_build",
+                     len(hand))
 
 
 # -- candidate actions --------------------------------------------------------------------------
@@ -539,7 +543,7 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
     if state.announcement is not None:
         out.append(Announce(state.announcement.count, state.announcement.player))
     player = state.current
-    hand = player.hand
+    hand = seen(player.hand)  # what the seen cards allow (an unseen card is no candidate)
     if state.phase == Phase.DRAW:
         out.append(Draw("stock"))
         if state.discard:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, Card, known_cards, pack, pack_cards, parse_card
+from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, UNSEEN, Card, known_cards, pack, pack_cards, parse_card, seen
 from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import ImpossibleState, Problem, pointer
 from .melds import Meld, parse_token, readings
@@ -69,9 +69,18 @@ class Player:
     score: int = 0
     barred: bool = False
 
+    @property
+    def hidden(self) -> int:
+        """How many cards of the hand nobody listed (``UNSEEN``)."""
+        return self.hand.count(UNSEEN) if UNSEEN in self.hand else 0
+
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "hand": list(map(CODE, sorted(self.hand, key=CANONICAL))), "opened": self.opened,
-                "score": self.score, "barred": self.barred}
+        hidden = self.hidden
+        listed = seen(self.hand) if hidden else self.hand
+        return {"id": self.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": self.opened,
+                "score": self.score, "barred": self.barred,
+                # written only for a hand given partly or wholly as a count, so full states read as before
+                **({"hidden": hidden} if hidden else {})}
 
 
 @dataclass(frozen=True)
@@ -112,7 +121,8 @@ class Turn:
         return self is _FRESH or self == _FRESH
 
     def to_dict(self) -> dict[str, Any]:
-        return {"drawn": self.drawn.code if self.drawn else None, "source": self.source,
+        # a card drawn unseen (from a stock nobody listed) is written as null
+        return {"drawn": self.drawn.code if self.drawn and self.drawn is not UNSEEN else None, "source": self.source,
                 "must_open": self.must_open, "opened_this_turn": self.opened_this_turn,
                 "pending_jokers": self.pending_jokers,
                 "builds": {mid: {"low": low, "high": high} for mid, low, high in self.builds},
@@ -218,15 +228,34 @@ class State:
             n += 1
         return f"m{n}"
 
+    @property
+    def stock_hidden(self) -> int:
+        """How many cards of the stock nobody listed (they lie beneath the listed ones)."""
+        return self.stock.count(UNSEEN) if UNSEEN in self.stock else 0
+
+    @property
+    def partial(self) -> bool:
+        """Whether some hand or the stock holds cards nobody listed."""
+        return UNSEEN in self.stock or any(UNSEEN in p.hand for p in self.players)
+
+    def hidden_pointers(self) -> tuple[str, ...]:
+        """The pointers (relative to the state) of every count of unseen cards it holds."""
+        found = [pointer("players", i, "hidden") for i, p in enumerate(self.players) if UNSEEN in p.hand]
+        if UNSEEN in self.stock:
+            found.append("/stock_hidden")
+        return tuple(found)
+
     # -- wire form ---------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
+        stock_hidden = self.stock_hidden
         return {
             "players": [p.to_dict() for p in self.players],
             "dealer": self.dealer,
             "to_act": self.to_act,
             "phase": self.phase,
             "first_play": self.first_play,
-            "stock": list(map(CODE, self.stock)),
+            "stock": list(map(CODE, seen(self.stock) if stock_hidden else self.stock)),
+            **({"stock_hidden": stock_hidden} if stock_hidden else {}),
             "discard": list(map(CODE, self.discard)),
             "melds": [m.to_dict() for m in self.melds],
             "turn": self.turn.to_dict(),
@@ -245,7 +274,7 @@ class State:
         cards += self.discard
         for m in self.melds:
             cards += m.meld.cards
-        counts = Counter([c.code for c in cards])
+        counts = Counter([c.code for c in cards if c is not UNSEEN])
         if self.turn.pending_jokers:
             counts[JOKER_CODE] += self.turn.pending_jokers
         return counts
@@ -280,7 +309,8 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
     problem, pointers relative to the state) if it cannot occur under ``variant``."""
     get = data.get
-    players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]), opened=p.get("opened", False),
+    players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]) + (UNSEEN,) * p.get("hidden", 0),
+                           opened=p.get("opened", False),
                            score=int(p.get("score", 0)), barred=p.get("barred", False)) for p in data["players"]])
     impossible: list[Problem] = []
     melds = []
@@ -294,7 +324,8 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     announcement = None if raw_ann is None else Announcement(raw_ann["player"], int(raw_ann["count"]))
     raw_result = get("result")
     state = build(State, players=players, dealer=data["dealer"], to_act=data["to_act"],
-                  phase=_PHASE_OF[data["phase"]], stock=_cards(data["stock"]), discard=_cards(data["discard"]),
+                  phase=_PHASE_OF[data["phase"]],
+                  stock=_cards(data["stock"]) + (UNSEEN,) * get("stock_hidden", 0), discard=_cards(data["discard"]),
                   melds=tuple(melds), first_play=get("first_play", False), turn=turn, announcement=announcement,
                   reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
                   result=None if raw_result is None else _result(raw_result),
@@ -349,14 +380,27 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         bad(f"to_act {state.to_act!r} is not a player", "to_act")
 
     # Conservation of cards (counted by card object: cards are interned, so this is cheap).
+    # A state with unseen cards (counts in place of listed cards) must list no card more often than
+    # the pack holds it, and its listed cards and counts together must make the pack's size.
     decks, jokers = rules.pack.decks, rules.pack.jokers
-    same = dict.__eq__(_held(state), pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
+    held = _held(state)
+    same = dict.__eq__(held, pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
+    hidden = held.get(UNSEEN, 0) if not same else 0
     expected = pack(decks, jokers) if not same else {}
     counts = state.card_counts() if not same else {}
+    if hidden:
+        listed, size = sum(counts.values()), sum(expected.values())
+        if listed + hidden != size:
+            off = listed + hidden - size
+            for place in state.hidden_pointers():
+                problems.append(Problem(place, f"the {listed} listed cards and the {hidden} unseen ones make "
+                                               f"{listed + hidden}; the pack has {size}: {abs(off)} too "
+                                               f"{'many' if off > 0 else 'few'}"))
     for code in ([] if same else sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))):
         have, want = counts.get(code, 0), expected.get(code, 0)
         if have < want:
-            bad(f"card {code} is missing: the pack has {want}, the state holds {have}")
+            if not hidden:  # with unseen cards, a card not listed is one of them
+                bad(f"card {code} is missing: the pack has {want}, the state holds {have}")
         elif have > want:
             places = _places(state, code)
             where = f"found in {', '.join(places)}" if places else "found among the melds or released jokers"
@@ -380,7 +424,9 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     if phase == Phase.DRAW and not t.is_fresh:
         bad("in the draw phase the turn record must be empty (nothing drawn or laid yet)", "turn")
     if phase == Phase.PLAY:
-        if t.drawn is None or t.source is None:
+        # a card drawn unseen from the stock is null on the wire (in a position with unseen cards)
+        unseen_draw = t.drawn is None and t.source == Source.STOCK and state.partial
+        if (t.drawn is None and not unseen_draw) or t.source is None:
             bad("in the play phase the turn record names the card drawn and its source", "turn")
         if t.must_open and t.source != "discard":
             bad("must_open is only owed after taking the discard", "turn", "must_open")
@@ -393,7 +439,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         if built is None or built.meld.kind != "run":
             bad(f"builds names {mid!r}, which is not a run on the table", "turn", "builds", mid)
     if phase == Phase.ENDED:
-        if state.result is None:
+        if state.result is None and not state.partial:  # unseen cards left in hands: not settled
             bad("an ended hand carries its result", "result")
     elif state.result is not None:
         bad("only an ended hand carries a result", "result")
@@ -467,3 +513,12 @@ def _places(state: State, code: str) -> list[str]:
     if code == JOKER_CODE and state.turn.pending_jokers:
         places.append("/turn/pending_jokers")
     return places
+
+
+def unaccounted(state: State, variant: Variant) -> Counter[Card]:
+    """The cards of ``variant``'s pack that ``state`` does not list, with how many of each: what its
+    unseen cards may be (empty for a fully listed state)."""
+    held = _held(state)
+    return Counter({c: n - held.get(c, 0) for c, n in pack_cards(variant.rules.pack.decks,
+                                                                 variant.rules.pack.jokers).items()
+                    if n > held.get(c, 0)})

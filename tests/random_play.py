@@ -56,6 +56,37 @@ def _corruptions(state, action: dict, rng: random.Random) -> list[dict]:
     return out
 
 
+def _choose(actions: list[dict], rng: random.Random) -> dict:
+    """The random player's choice among the listed actions: an owed announcement mostly, else a
+    meld, build or exchange more often than not."""
+    announce = [a for a in actions if a["type"] == "announce"]
+    if announce and rng.random() < 0.9:
+        return announce[0]
+    plays = [a for a in actions if a["type"] in ("meld", "build", "swap_joker")]
+    rest = [a for a in actions if a["type"] not in ("meld", "build", "swap_joker", "announce")]
+    pool = plays if plays and rng.random() < 0.6 else (rest or actions)
+    return rng.choice(pool)
+
+
+def positions(steps: int, seed: int = 0, variants: list[str] | None = None):
+    """``steps`` positions of random play (the same player as ``play``), each as (variant, state,
+    the listed legal actions, the action chosen), hand after hand of every variant present."""
+    rng = random.Random(seed)
+    variants = variants or variant_ids()
+    hand_no = taken = 0
+    while taken < steps:
+        variant = load_variant(variants[hand_no % len(variants)])
+        n = rng.randint(variant.rules.players.min, variant.rules.players.max)
+        state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"positions-{seed}-{hand_no}")
+        hand_no += 1
+        while state.phase != "ended" and taken < steps:
+            actions = legal_actions(variant, state)["actions"]
+            action = _choose(actions, rng)
+            yield variant, state, actions, action
+            taken += 1
+            state = adjudicate(variant, state, action_from_dict(action)).state
+
+
 def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_every_listed: int = 25,
          log=None) -> dict:
     rng = random.Random(seed)
@@ -75,14 +106,7 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
             actions = listing["actions"]
             if not actions:
                 raise InvariantBroken(f"no legal action in hand {hand_no}, step {steps}: {json.dumps(state.to_dict())}")
-            announce = [a for a in actions if a["type"] == "announce"]
-            if announce and rng.random() < 0.9:
-                action = announce[0]
-            else:
-                plays = [a for a in actions if a["type"] in ("meld", "build", "swap_joker")]
-                rest = [a for a in actions if a["type"] not in ("meld", "build", "swap_joker", "announce")]
-                pool = plays if plays and rng.random() < 0.6 else (rest or actions)
-                action = rng.choice(pool)
+            action = _choose(actions, rng)
             if steps % check_every_listed == 0:
                 for other in actions:
                     if not adjudicate(variant, state, action_from_dict(other)).legal:

@@ -96,7 +96,7 @@ def test_each_request_example_passes_the_request_validator():
     components = {"/v1/adjudicate": "AdjudicateRequest", "/v1/deal": "DealRequest", "/v1/games": "GameStartRequest",
                   "/v1/scoresheet": "ScoreSheetRequest", "/v1/melds/check": "MeldCheckRequest",
                   "/v1/replay": "ReplayRequest", "/v1/legal-actions": "LegalActionsRequest",
-                  "/v1/tournaments": "TournamentRequest"}
+                  "/v1/tournaments": "TournamentRequest", "/v1/views": "ViewRequest"}
     checked = 0
     for path, method, op in _operations():
         for example in op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("examples", {}).values():

@@ -4,7 +4,10 @@ files of the suite (``vectors/<variant>/<topic>.json``).
 A source vector may describe its state compactly with ``setup``: the builder completes it into a
 full, conserved state by putting every card of the variant's pack that the setup does not place
 into the stock (after any ``stock_top`` cards, in the pack's documented order), or into the discard
-pile (below the given discards) with ``fill: discard``.  The expected verdicts are written by hand;
+pile (below the given discards) with ``fill: discard``.  With ``fill: unseen`` it describes a
+position with unseen cards (a real table): the players' ``hidden`` counts are kept and the stock
+holds, beneath any ``stock_top`` cards, as many unseen cards (``stock_hidden``) as the pack has
+cards the setup neither lists nor counts.  The expected verdicts are written by hand;
 the builder adds only, beside each violated clause a vector expects, the rulings the variant file
 links to that clause (its decisions' ``clauses``, ``Variant.rulings``): they are part of the
 variant's rules, written once there.  ``python -m kalooki_referee.vectors.build`` rewrites the JSON files;
@@ -34,7 +37,7 @@ SRC = ROOT / "src"
 SUITE = "kalooki-referee-vectors"
 SUITE_VERSION = (ROOT / "VERSION").read_text().strip() if (ROOT / "VERSION").exists() else "0.0.0"
 
-SETUP_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "discard", "stock_top", "stock", "fill",
+SETUP_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "discard", "stock_top", "stock", "fill", "stock_hidden", "allow_extra",
               "melds", "turn", "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round"}
 
 
@@ -74,7 +77,7 @@ def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -
         if remaining[card.code] > 0:
             rest.append(card.code)
             remaining[card.code] -= 1
-    state = {k: v for k, v in setup.items() if k not in ("stock_top", "fill")}
+    state = {k: v for k, v in setup.items() if k not in ("stock_top", "fill", "allow_extra")}
     state["players"] = [{**p, "hand": [c.code for c in canonical(parse_card(x) for x in p["hand"])]}
                         for p in setup["players"]]
     fill = setup.get("fill", "stock")
@@ -89,8 +92,14 @@ def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -
         state["stock"] += rest
     elif fill == "discard":
         state["discard"] = list(state["discard"]) + rest
+    elif fill == "unseen":
+        counted = sum(p.get("hidden", 0) for p in setup["players"])
+        if counted > len(rest):
+            raise BuildError(f"{where}: the hidden counts exceed the cards the setup does not list")
+        if len(rest) > counted:
+            state["stock_hidden"] = len(rest) - counted
     elif fill != "none":
-        raise BuildError(f"{where}: fill is stock, discard or none")
+        raise BuildError(f"{where}: fill is stock, discard, unseen or none")
     state.setdefault("melds", [])
     return state
 
@@ -180,6 +189,7 @@ NOT_INHERITED = {
     "legal-actions": "a listing holds every legal action, so any parameter the variant changes can change it, "
                      "whatever clauses the vector cites",
     "replay": "a replay's hashes cover the whole position, which an inheriting variant with another pack changes",
+    "views": "a view's counts and its commitment cover the whole position, which an inheriting variant with another pack changes",
 }
 
 

@@ -82,7 +82,8 @@ def inherited_vectors(manifest: dict, load: Callable[[str], dict]) -> Iterator[d
         for group in doc["groups"]:
             fill = group.get("fill", "stock")
             for vec in plain_vectors({"groups": [group]}):
-                cited = set(vec["clauses"]) | set(vec["expected"].get("violations", []))
+                cited = (set(vec["clauses"]) | set(vec["expected"].get("violations", []))
+                         | set(vec["expected"].get("undetermined", [])))
                 if vec["id"] in by_id or cited & by_clause or vec["endpoint"] in by_endpoint:
                     continue
                 parent_id = vec["id"]
@@ -90,7 +91,10 @@ def inherited_vectors(manifest: dict, load: Callable[[str], dict]) -> Iterator[d
                 vec["description"] += f" (Inherited from {parent_id}.)"
                 vec["request"]["variant"] = variant
                 for position in _positions(vec["request"]):
-                    position[fill] = list(position.get(fill, [])) + extra
+                    if fill == "stock" and "stock_hidden" in position:  # the stock's unlisted cards lie at its bottom
+                        position["stock_hidden"] += len(extra)
+                    else:
+                        position[fill] = list(position.get(fill, [])) + extra
                 vec["expected"] = copy.deepcopy(vec["expected"])  # the parent's own stays as it is
                 with_variant_rulings(vec["expected"], spec.get("rulings", {}))
                 yield vec
@@ -217,6 +221,10 @@ def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
         got = [v.get("clause") for v in body.get("violations", [])]
         if got != exp["violations"]:
             diffs.append(Difference("/violations", exp["violations"], got))
+    if "undetermined" in exp:
+        got = [u.get("clause") for u in body.get("undetermined", [])] if isinstance(body, dict) else None
+        if got != exp["undetermined"]:
+            diffs.append(Difference("/undetermined", exp["undetermined"], got))
     if "step" in exp:
         got = resolve(body, "/violations/0/step")
         if got != exp["step"]:
