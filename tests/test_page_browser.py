@@ -417,15 +417,18 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     put(page, "the top of the discard pile", "the two of diamonds")
     request, answer = asked(page)
 
-    # the position sent is the one set out, completed with the rest of the pack
+    # the position sent is the one set out; what nobody laid out goes as counts (the other hands
+    # hold what the variant deals, the stock the rest of the pack), never as invented cards
     state, me = request["state"], request["state"]["players"][0]
     assert request["variant"] == "british" and state["to_act"] == me["id"] and me["opened"] is True
-    assert sorted(me["hand"]) == sorted(["KH", "JK", "8C", "9C", "10C"])
+    assert sorted(me["hand"]) == sorted(["KH", "JK", "8C", "9C", "10C"]) and "hidden" not in me
     assert [m["cards"] for m in state["melds"]] == [["5C", "6C", "7C"]] and state["discard"] == ["2D"]
     assert request["action"] == {"type": "build", "meld": state["melds"][0]["id"], "cards": ["8C", "9C", "10C"]}
     assert len(state["players"]) == 3
-    assert all(len(p["hand"]) == british["deal"]["cards_each"] for p in state["players"][1:])
-    held = sum(len(p["hand"]) for p in state["players"]) + len(state["stock"]) + len(state["discard"]) + 3
+    assert all(p["hand"] == [] and p["hidden"] == british["deal"]["cards_each"] for p in state["players"][1:])
+    assert state["stock"] == []
+    held = (sum(len(p["hand"]) + p.get("hidden", 0) for p in state["players"]) + state["stock_hidden"]
+            + len(state["discard"]) + 3)
     assert held == 52 * british["pack"]["decks"] + british["pack"]["jokers"]
     status, verdict = api(base_url, "/v1/adjudicate", request)  # the referee reads it as the page did
     assert status == 200 and verdict == answer and verdict["legal"] is False
@@ -455,6 +458,25 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     expect(box).to_contain_text("Yes, you may.")
     melded = next(e for e in answer["events"] if e["type"] == "melded")
     expect(box).to_contain_text(f"laid a {melded['kind']} ({card_names(melded['cards'])})")
+
+    # not opened, with five cards of the hand left out: whether the discard may be taken depends on
+    # cards nobody listed, and the page says so, with what the referee would need to see
+    page.get_by_label("I have already laid my first meld (opened)").uncheck()
+    page.get_by_label("Cards of mine not laid out").fill("5")
+    page.get_by_label("Cards in each other player's hand").fill("11")
+    request, answer = asked(page)
+    assert request["state"]["players"][0]["hidden"] == 5
+    assert [p["hidden"] for p in request["state"]["players"][1:]] == [11, 11]
+    assert answer == api(base_url, "/v1/adjudicate", request)[1] and answer["legal"] is None
+    box = page.locator("#build-answer .verdict.undetermined")
+    expect(box).to_contain_text("The referee cannot tell from the cards shown.")
+    for u in answer["undetermined"]:
+        expect(box.locator(f".violation[data-clause='{u['clause']}']")).to_contain_text(u["message"])
+    expect(box).to_contain_text("It would need to see: the unseen cards of Player 1's hand")
+    screenshot(page, "position-by-hand-undetermined", "#build")
+    page.get_by_label("Cards of mine not laid out").fill("0")
+    page.get_by_label("Cards in each other player's hand").fill("")
+    page.get_by_label("I have already laid my first meld (opened)").check()
 
     # a position the pack cannot make: the API's problem, beside the cards it is about
     for _ in range(3):

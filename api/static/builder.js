@@ -23,21 +23,8 @@ function targetCards(target) {
 
 // -- completing the position -------------------------------------------------------------------
 
-// The pack in its documented order (docs/wire-format.md, "Deal and shuffle"; rules/cards.py
-// pack_order): deck by deck, suits S H D C, ranks A K Q J 10 .. 2 within a suit, then the jokers.
-function packOrder(decks, jokers) {
-  const cards = [];
-  for (let d = 0; d < decks; d++) for (const suit of "SHDC") for (const rank of Cards.RANKS) cards.push(rank + suit);
-  for (let j = 0; j < jokers; j++) cards.push("JK");
-  return cards;
-}
-
-// The pack's card a token stands for: a joker is JK whatever it stands for; a ten is written 10.
-function packCode(token) {
-  const c = Cards.parse(token);
-  if (!c) return String(token);
-  return c.joker ? "JK" : c.rank + c.suit;
-}
+// The number of cards in the variant's pack (rules/cards.py, pack_order: 52 a deck, then the jokers).
+function packSize(pack) { return 52 * pack.decks + pack.jokers; }
 
 // Cards dealt to each player at a table of `n` (rules/params.py, Deal.cards_for).
 function cardsFor(deal, n) {
@@ -48,35 +35,33 @@ function cardsFor(deal, n) {
 // The seats: you, then the players on your left in turn; the last of them deals.
 function seatIds(n) { return [YOU, ...Array.from({length: n - 1}, (_, i) => `Player ${i + 2}`)]; }
 
-// The whole position from what was laid out, completed the way the vector builder completes a setup
-// (vectors/build.py, expand_setup): every card of the variant's pack that was not laid out, taken in
-// the pack's order, goes to the other players (one at a time round the table, as many each as the
-// variant deals, leaving at least one card for the stock) and the rest to the stock.
+// The whole position from what was laid out, the way a real table knows it (docs/wire-format.md,
+// "Unseen cards"): your hand, the melds and the top discard listed; the other hands, any cards of
+// yours not laid out, and the stock as counts (`hidden`, `stock_hidden`), the stock holding whatever
+// the pack has left.  Nothing is invented: the referee decides what the listed cards decide.
 function completePosition(layout, parameters) {
   const ids = seatIds(layout.players);
-  const used = new Map();
-  const laid = [...layout.hand, ...layout.discard, ...layout.melds.flatMap(m => m.cards)];
-  for (const token of laid) used.set(packCode(token), (used.get(packCode(token)) || 0) + 1);
-  const rest = [];
-  for (const code of packOrder(parameters.pack.decks, parameters.pack.jokers)) {
-    if (used.get(code) > 0) used.set(code, used.get(code) - 1);
-    else rest.push(code);
-  }
-  const others = ids.slice(1);
-  const each = Math.max(1, Math.min(cardsFor(parameters.deal, layout.players), Math.floor((rest.length - 1) / others.length)));
-  const hands = others.map(() => []);
-  let next = 0;
-  for (let round = 0; round < each; round++) {
-    for (const hand of hands) if (next < rest.length) hand.push(rest[next++]);
-  }
+  const laid = layout.hand.length + layout.discard.length + layout.melds.reduce((n, m) => n + m.cards.length, 0);
   const owners = new Set(layout.melds.map(m => m.owner));
-  const players = ids.map((id, i) => ({id, hand: i === 0 ? layout.hand.slice() : hands[i - 1],
-                                       opened: i === 0 ? layout.opened : owners.has(id)}));
+  const players = ids.map((id, i) => {
+    const seat = {id, hand: i === 0 ? layout.hand.slice() : [], opened: i === 0 ? layout.opened : owners.has(id)};
+    const hidden = i === 0 ? layout.mineHidden : layout.others;
+    if (hidden > 0) seat.hidden = hidden;
+    return seat;
+  });
+  const unseen = layout.mineHidden + layout.others * (ids.length - 1);
   const state = {players, dealer: ids[ids.length - 1], to_act: YOU, phase: layout.phase, first_play: false,
-                 stock: rest.slice(next), discard: layout.discard.slice(),
+                 stock: [], stock_hidden: Math.max(0, packSize(parameters.pack) - laid - unseen),
+                 discard: layout.discard.slice(),
                  melds: layout.melds.map(m => ({id: m.id, owner: m.owner, kind: m.kind, cards: m.cards.slice()}))};
   if (layout.phase === "play") state.turn = {drawn: layout.drawn, source: "stock"};
   return state;
+}
+
+// A count typed into the page, or `fallback` when the field is empty.
+function countField(id, fallback) {
+  const text = $(id).value.trim();
+  return text === "" ? fallback : Number(text);
 }
 
 // A table meld's kind as chosen, else what its cards say: naturals all of one rank make a set.
@@ -97,7 +82,11 @@ function buildRequest() {
   const question = $("build-question").value;
   const kind = $("build-kind").value;
   const hand = [...builder.hand, ...builder.play];
-  const layout = {players: Number($("build-players").value), opened: $("build-opened").checked, hand,
+  const players = Number($("build-players").value);
+  const params = variantParameters(page.variant);
+  const layout = {players, opened: $("build-opened").checked, hand,
+                  others: countField("build-others", cardsFor(params.deal, players)),
+                  mineHidden: countField("build-mine-hidden", 0),
                   discard: builder.discard.slice(), phase: question === "take" ? "draw" : "play",
                   drawn: hand[0],
                   melds: builder.melds.map(m => ({id: m.id, owner: m.owner === "you" ? YOU : "Player 2",
@@ -113,7 +102,7 @@ function buildRequest() {
     action = {type: "build", meld: $("build-onto").value, cards: builder.play.slice()};
     if ($("build-end").value) action.end = $("build-end").value;
   }
-  return {variant: page.variant, state: completePosition(layout, variantParameters(page.variant)), action};
+  return {variant: page.variant, state: completePosition(layout, params), action};
 }
 
 // Where a problem of the request is shown: {box, field, area, index} from its JSON pointer.
@@ -127,6 +116,10 @@ function buildPlace(pointer) {
   if (pointer === "/state/players/0/hand") return {area: "hand", index: null};
   if (pointer === "/state/players/0/opened") return {box: "build-question-problems", field: $("build-opened"), label: "whether you have opened"};
   if (pointer === "/state/players") return {box: "build-question-problems", field: $("build-players"), label: "the players at the table"};
+  if (pointer === "/state/players/0/hidden") return {box: "build-question-problems", field: $("build-mine-hidden"), label: "the cards of yours not laid out"};
+  if (/^\/state\/players\/\d+\/hidden$/.test(pointer) || pointer === "/state/stock_hidden") {
+    return {box: "build-question-problems", field: $("build-others"), label: "the cards in the other hands"};
+  }
   if ((m = /^\/state\/discard\/0/.exec(pointer))) return {area: "discard", index: 0};
   if ((m = /^\/state\/melds\/(\d+)(\/cards\/(\d+))?/.exec(pointer)) && builder.melds[Number(m[1])]) {
     return {area: builder.melds[Number(m[1])].id, index: m[3] === undefined ? null : Number(m[3])};
@@ -174,7 +167,9 @@ function clearBuildProblems() {
   const boxes = ["build-problems", "build-question-problems", "build-onto-problems",
                  ...Object.keys(BUILD_AREAS).map(areaBox), ...builder.melds.map(m => areaBox(m.id))];
   for (const box of boxes) if ($(box)) clearProblems(box);
-  for (const field of [$("build-opened"), $("build-players"), $("build-onto")]) field.removeAttribute("aria-invalid");
+  for (const field of [$("build-opened"), $("build-players"), $("build-others"), $("build-mine-hidden"), $("build-onto")]) {
+    field.removeAttribute("aria-invalid");
+  }
 }
 
 // What must be laid out before the question can be asked, as problems in the API's shape.
@@ -238,14 +233,17 @@ async function askReferee() {
   const res = await rulesResources(body.variant);
   const verdict = r.body;
   const under = `under ${variantName(body.variant)}`;
-  const box = h("div", {class: `verdict ${verdict.legal ? "legal" : "illegal"}`},
+  const [kind, word] = verdict.legal === null ? ["undetermined", "The referee cannot tell from the cards shown."]
+                      : verdict.legal ? ["legal", "Yes, you may."] : ["illegal", "No, you may not."];
+  const box = h("div", {class: `verdict ${kind}`},
     h("h3", {}, $("build-question").selectedOptions[0].textContent),
-    h("p", {class: "verdict-word"}, h("strong", {}, verdict.legal ? "Yes, you may." : "No, you may not."), ` (${under})`));
+    h("p", {class: "verdict-word"}, h("strong", {}, word), ` (${under})`));
   if (verdict.legal) {
     if ((verdict.events || []).length) box.append(h("p", {}, "What happens: " + verdict.events.map(describeEvent).join("; ") + "."));
-  } else {
+  } else if (verdict.legal === false) {
     box.append(h("div", {class: "violations"}, verdict.violations.map(v => violationBlock(v, res))));
   }
+  if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state));
   box.append(h("div", {class: "controls"},
     signButton(() => body),
     h("button", {type: "button", onclick: () => openInViewer(body)}, "Show the whole position in the game viewer")));

@@ -132,18 +132,42 @@ function variantSources(clause, documents) {
 }
 
 // A broken rule in plain words: the message, the rule's statement and id, its sources, its rulings.
-function violationBlock(v, res) {
+function violationBlock(v, res, label = "What went wrong: ") {
   const clause = res.clauses.get(v.clause);
   const rulings = v.rulings || variantRulings(clause, res);
   const sources = v.sources || (clause && clause.sources) || [];
   return h("div", {class: "violation", "data-clause": v.clause},
-    h("p", {class: "violation-message"}, h("strong", {}, "What went wrong: "), v.message),
+    h("p", {class: "violation-message"}, h("strong", {}, label), v.message),
     h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), v.statement || (clause && clause.statement) || "",
       " ", h("span", {class: "clause-id"}, "(rule ", h("code", {}, v.clause), ")")),
     sources.length ? h("div", {class: "violation-sources"}, h("strong", {}, sources.length > 1 ? "Sources:" : "Source:"),
                        h("ul", {}, sources.map(s => sourceItem(s, res)))) : "",
     rulings.length ? h("div", {class: "violation-rulings"}, h("strong", {}, "It rests on:"),
                        h("ul", {}, rulings.map(id => rulingItem(id, res)))) : "");
+}
+
+// What an answer that depends on unseen cards would need to see, in words: each entry's `needs` are
+// JSON pointers into the state (a hand's count of unseen cards, the stock's).
+function needWords(pointer, state) {
+  const m = /^\/players\/(\d+)\/hidden$/.exec(pointer);
+  if (m) {
+    const seat = state && state.players && state.players[Number(m[1])];
+    return `the unseen cards of ${seat ? seat.id : `player ${Number(m[1]) + 1}`}'s hand`;
+  }
+  return pointer === "/stock_hidden" ? "the unseen cards of the stock" : pointer;
+}
+
+// The rules an answer could not decide from the cards listed, each with what it would need to see.
+function undeterminedBlock(entries, res, state) {
+  return h("div", {class: "undetermined-list"}, entries.map(u => {
+    const block = violationBlock(u, res, "Why it cannot tell: ");
+    block.classList.add("undetermined");
+    if ((u.needs || []).length) {
+      block.append(h("p", {class: "needs"}, h("strong", {}, "It would need to see: "),
+                     u.needs.map(p => needWords(p, state)).join("; ") + "."));
+    }
+    return block;
+  }));
 }
 
 // -- problems next to a field --------------------------------------------------------------------
@@ -395,7 +419,7 @@ function stepStatus(i) {
   const log = page.log;
   if (log.illegal !== null && i > log.illegal) return "not reached";
   const v = log.verdicts[i];
-  return v && v.legal === false ? "not allowed" : "allowed";
+  return v && v.legal === false ? "not allowed" : v && v.legal === null ? "undetermined" : "allowed";
 }
 
 function renderStepList() {
@@ -458,6 +482,14 @@ function renderVerdict(p, position) {
     cards.length ? Cards.row(cards) : "");
   if (!verdict) return box;
   const sign = h("div", {class: "controls"}, signButton(() => stepRequest(p)));  // rulings.js
+  if (verdict.legal === null) {  // the answer depends on cards nobody listed
+    box.classList.replace("legal", "undetermined");
+    box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Cannot tell from the cards shown.")));
+    const holder = h("div", {}, h("p", {}, "Reading the rules\u2026"));
+    box.append(holder, sign);
+    rulesResources(log.variant).then(res => holder.replaceChildren(undeterminedBlock(verdict.undetermined || [], res, handOf(position))));
+    return box;
+  }
   if (!illegal) {
     box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Allowed."),
                   (verdict.events || []).length ? " What happened: " + verdict.events.map(describeEvent).join("; ") + "." : ""));
@@ -502,10 +534,11 @@ function renderPosition(position) {
   }
   const discard = hand.discard || [];
   const shown = discard.slice(0, 6);
+  const stockCount = (hand.stock || []).length + (hand.stock_hidden || 0);  // listed cards and unseen ones
   parts.push(h("div", {class: "table-area"},
-    h("div", {class: "pile stock", "data-count": (hand.stock || []).length},
-      h("h4", {}, "Stock"), h("div", {class: "card-row"}, h("span", {class: "card back"}, Cards.back((hand.stock || []).length))),
-      h("p", {}, plural((hand.stock || []).length, "card"))),
+    h("div", {class: "pile stock", "data-count": stockCount},
+      h("h4", {}, "Stock"), h("div", {class: "card-row"}, h("span", {class: "card back"}, Cards.back(stockCount))),
+      h("p", {}, plural(stockCount, "card") + (hand.stock_hidden ? " (unseen)" : ""))),
     h("div", {class: "pile discard", "data-count": discard.length},
       h("h4", {}, "Discard pile (top card first)"),
       shown.length ? Cards.row(shown) : h("p", {}, "empty"),
@@ -521,8 +554,10 @@ function renderPosition(position) {
     return h("section", {class: `seat${acting ? " to-act" : ""}`, "data-player": pl.id, "aria-label": `${pl.id}'s hand`},
       h("h4", {}, pl.id, acting ? ` \u2014 ${PHASE_WORDS[hand.phase] || hand.phase}` : ""),
       h("p", {class: "seat-facts"}, [pl.opened ? "has opened" : "has not opened", plural(pl.score || 0, "point"),
-                                      plural(pl.hand.length, "card"), pl.barred ? "may not go out next turn" : null].filter(Boolean).join(" \u00b7 ")),
-      Cards.row(pl.hand));
+                                      plural(pl.hand.length + (pl.hidden || 0), "card"),
+                                      pl.hidden ? `${pl.hidden} of them unseen` : null,
+                                      pl.barred ? "may not go out next turn" : null].filter(Boolean).join(" \u00b7 ")),
+      seatCards(pl));
   })));
   if (hand.turn && hand.turn.source) {
     parts.push(h("p", {class: "turn-facts"}, `${hand.to_act} has drawn from the ${hand.turn.source === "discard" ? "discard pile" : "stock"} this turn.`,
@@ -530,6 +565,13 @@ function renderPosition(position) {
   }
   if (hand.result) parts.push(resultBlock(hand.result));
   return h("div", {class: "position"}, parts);
+}
+
+// A seat's cards: those listed, then one card back with the count of those nobody listed.
+function seatCards(pl) {
+  const row = Cards.row(pl.hand);
+  if (pl.hidden) row.append(h("span", {class: "card back"}, Cards.back(pl.hidden)));
+  return row;
 }
 
 // -- sharing a position: a link (the state in the fragment) or a file ------------------------------
