@@ -23,7 +23,8 @@ the same sample.
 The figure.  Survivors named in ``vectors/mutation-survivors.md`` (module, operator, occurrence and
 the changed line, with the reason the mutant is equivalent) are left out of the denominator:
 killed / (sampled - equivalent).  ``report`` prints it and every survivor still unexplained, with
-its diff.
+its diff, and exits 1 while there is one (``vectors/mutation-survivors.md`` lists, apart from the
+equivalents, the survivors no vector reaches, with the reason).
 """
 from __future__ import annotations
 
