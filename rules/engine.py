@@ -574,7 +574,8 @@ def _swap_set(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Meld:
     if is_identical(meld):
         raise Illegal(MELD_SET_GRIFFIN_IDENTICAL_TRIPLE,
                       "a set of identical cards is complete: its joker cannot be exchanged")
-    if variant.rules.joker_reuse.set_exchange == "one_natural":
+    reuse = variant.rules.joker_reuse
+    if reuse.set_exchange == "one_natural" or (size >= rules.max and reuse.full_set_joker == "last_natural"):
         return _swap_set_one(variant, meld, naturals)
     if size >= rules.max:
         raise Illegal(JOKER_REUSE_SET_SINGLE_NATURAL_CLOSES_SET,

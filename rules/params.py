@@ -51,6 +51,11 @@ class SetExchange(StrEnum):
     ONE_NATURAL = "one_natural"
 
 
+class FullSetJoker(StrEnum):
+    AS_SET_EXCHANGE = "as_set_exchange"
+    LAST_NATURAL = "last_natural"
+
+
 class ReleasedInto(StrEnum):
     MELD_OR_BUILD = "meld_or_build"
     NEW_MELD = "new_meld"
@@ -160,6 +165,7 @@ class JokerReuse:
     requires_opening: bool
     run_joker_position: RunJokerPosition
     set_exchange: SetExchange
+    full_set_joker: FullSetJoker
     released_into: ReleasedInto
 
 
@@ -346,7 +352,7 @@ class RulesSchema(_Group):
                       max_per_run_per_turn=_int(1, None, True))
     joker_reuse = _group(JokerReuse, allowed=_bool(), requires_opening=_bool(),
                          run_joker_position=_choice(RunJokerPosition), set_exchange=_choice(SetExchange),
-                         released_into=_choice(ReleasedInto))
+                         full_set_joker=_choice(FullSetJoker), released_into=_choice(ReleasedInto))
     going_out = _group(GoingOut, final_discard=_Bool(required=True, validate=validate.Equal(True)))
     kalookie = _group(Kalookie, penalty_multiplier=_int(1, 4), payment_multiplier=_int(1, 4))
     warning = _group(Warning, announce_at_most=_int(0, 20))

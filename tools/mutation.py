@@ -1,0 +1,322 @@
+"""The vector suite's strength, measured: a mutation run over the rule modules (cosmic-ray).
+
+    python -m tools.mutation run [--sample 250] [--seed 15] [--timeout 60] [--dir DIR]
+    python -m tools.mutation resume [--dir DIR]     # a stopped run: its pending mutants
+    python -m tools.mutation recheck [--dir DIR]    # the survivors again, against the vectors as they are now
+    python -m tools.mutation report [--dir DIR]
+    python -m tools.mutation vectors          # the test: every vector in process, stops at the first failure
+
+``run`` copies the rules core, the web layer, the vectors and this tool into a scratch folder (the
+repository's own files are never mutated), lists every mutant cosmic-ray can make in the rule
+modules (``rules/*.py`` but the generated ``clause_ids.py``, the maintainer's ``clause_tools.py``
+and the re-exports of ``__init__.py``), leaves out the mutants inside type annotations (never
+evaluated: ``from __future__ import annotations``), draws the sample, marks every other mutant
+skipped, and lets cosmic-ray apply each sampled mutant in turn and run ``vectors`` against it, one
+process at a time.  A mutant is killed when the run fails (a vector fails or errors, the process
+crashes, or it exceeds the timeout).
+
+The sample.  The mutants are put in a fixed order (module, operator, occurrence); each module gets
+its share of the sample in proportion to its number of mutants (largest remainders), and its
+mutants are drawn by ``random.Random("<seed>:<module>")``.  The same sources, size and seed give
+the same sample.
+
+The figure.  Survivors named in ``vectors/mutation-survivors.md`` (module, operator, occurrence and
+the changed line, with the reason the mutant is equivalent) are left out of the denominator:
+killed / (sampled - equivalent).  ``report`` prints it and every survivor still unexplained, with
+its diff, and exits 1 while there is one (``vectors/mutation-survivors.md`` lists, apart from the
+equivalents, the survivors no vector reaches, with the reason).
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SKIP = {"__init__.py", "clause_ids.py", "clause_tools.py"}
+COPY = ("kalooki_referee", "rules", "api", "vectors", "tools", "openapi.yaml")
+EQUIVALENTS = ROOT / "vectors" / "mutation-survivors.md"
+DEFAULT_DIR = ROOT / "test-artifacts" / "mutation"
+
+
+def modules(root: Path = ROOT) -> list[str]:
+    """The rule modules mutated, as paths relative to the repository's root."""
+    return sorted(f"rules/{p.name}" for p in (root / "rules").glob("*.py") if p.name not in SKIP)
+
+
+# -- the test ------------------------------------------------------------------------------------
+
+def vectors_main() -> int:
+    """Every vector through the in-process service (the Flask test client), in file order; exit 1 at
+    the first one that does not pass."""
+    import logging
+    logging.disable(logging.CRITICAL)  # the request log is not wanted here
+    from kalooki_referee.vectors.runner import in_process_poster, run_vector
+    from kalooki_referee.vectors.suite import load_vectors
+    post = in_process_poster()
+    count = 0
+    for vector in load_vectors():
+        outcome, detail = run_vector(post, vector)
+        if outcome != "pass":
+            print(f"{outcome.upper()}  {vector.id}: {detail}")
+            return 1
+        count += 1
+    print(f"vectors: {count} passed")
+    return 0
+
+
+# -- the run -------------------------------------------------------------------------------------
+
+def _annotation_lines(path: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The source spans of the type annotations in ``path``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    spans = []
+    for node in ast.walk(tree):
+        notes = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns is not None:
+            notes.append(node.returns)
+        elif isinstance(node, ast.arg) and node.annotation is not None:
+            notes.append(node.annotation)
+        elif isinstance(node, ast.AnnAssign):
+            notes.append(node.annotation)
+        for n in notes:
+            spans.append(((n.lineno, n.col_offset), (n.end_lineno or n.lineno, n.end_col_offset or 0)))
+    return spans
+
+
+def _inside(pos: tuple[int, int], spans: list[tuple[tuple[int, int], tuple[int, int]]]) -> bool:
+    return any(start <= tuple(pos) < end for start, end in spans)
+
+
+def _key(item) -> tuple[str, str, int]:
+    m = item.mutations[0]
+    return (str(m.module_path), m.operator_name, m.occurrence)
+
+
+def allocate(counts: dict[str, int], n: int) -> dict[str, int]:
+    """``n`` shared among the modules in proportion to ``counts`` (largest remainders)."""
+    total = sum(counts.values())
+    if n >= total:
+        return dict(counts)
+    exact = {m: n * c / total for m, c in counts.items()}
+    share = {m: int(x) for m, x in exact.items()}
+    left = n - sum(share.values())
+    for m in sorted(exact, key=lambda m: (share[m] - exact[m], m))[:left]:
+        share[m] += 1
+    return share
+
+
+def draw(items: list, n: int, seed: str) -> list:
+    """The sample: each module's share, drawn by its own seeded generator, in the fixed order."""
+    by_module: dict[str, list] = defaultdict(list)
+    for item in sorted(items, key=_key):
+        by_module[_key(item)[0]].append(item)
+    share = allocate({m: len(v) for m, v in by_module.items()}, n)
+    chosen = []
+    for module in sorted(by_module):
+        pool = by_module[module]
+        picked = random.Random(f"{seed}:{module}").sample(range(len(pool)), share[module])
+        chosen.extend(pool[i] for i in sorted(picked))
+    return chosen
+
+
+def prepare(workdir: Path) -> None:
+    """A copy of what the test imports, with the symbolic links kept (kalooki_referee/ -> ../rules)."""
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    for name in COPY:
+        src = ROOT / name
+        if src.is_dir():
+            shutil.copytree(src, workdir / name, symlinks=True,
+                            ignore=shutil.ignore_patterns("__pycache__", "node_modules", "*.pyc"))
+        else:
+            shutil.copy2(src, workdir / name)
+
+
+def run(args: argparse.Namespace) -> int:
+    from cosmic_ray.commands import execute, init
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+
+    out = Path(args.dir).resolve()
+    tree = out / "tree"
+    prepare(tree)
+    session = out / "session.sqlite"
+    if session.exists():
+        session.unlink()
+    os.chdir(tree)
+    # the unmutated suite must pass first
+    t0 = time.monotonic()
+    base = subprocess.run([sys.executable, "-m", "tools.mutation", "vectors"], capture_output=True, text=True)
+    if base.returncode != 0:
+        print("the vectors fail on the unmutated code:\n" + base.stdout + base.stderr)
+        return 2
+    print(f"baseline: {base.stdout.strip()} in {time.monotonic() - t0:.1f} s")
+    chosen_modules = args.module or modules(tree)
+    unknown = sorted(set(chosen_modules) - set(modules(tree)))
+    if unknown:
+        print(f"not a rule module mutated here: {', '.join(unknown)}")
+        return 2
+    paths = [Path(m) for m in chosen_modules]
+    with use_db(str(session), WorkDB.Mode.create) as db:
+        init(paths, db, {})
+        items = list(db.pending_work_items)
+        spans = {str(p): _annotation_lines(p) for p in paths}
+        in_notes = {i.job_id for i in items if _inside(i.mutations[0].start_pos, spans[str(i.mutations[0].module_path)])}
+        candidates = [i for i in items if i.job_id not in in_notes]
+        chosen = draw(candidates, args.sample, args.seed)
+        keep = {i.job_id for i in chosen}
+        skip = [i.job_id for i in items if i.job_id not in keep]
+        db.set_multiple_results(skip, WorkResult(output="not in the sample", worker_outcome=WorkerOutcome.SKIPPED))
+        print(f"mutants: {len(items)} in {len(paths)} modules, {len(in_notes)} in type annotations left out; "
+              f"sample {len(chosen)} (seed {args.seed!r})", flush=True)
+        t0 = time.monotonic()
+        execute(db, _config(args))
+        print(f"ran {len(chosen)} mutants in {time.monotonic() - t0:.0f} s")
+    return report(args)
+
+
+def _config(args: argparse.Namespace):
+    from cosmic_ray.config import ConfigDict
+    return ConfigDict({
+        "module-path": [], "timeout": float(args.timeout), "excluded-modules": [],
+        "test-command": f"{sys.executable} -m tools.mutation vectors",
+        "distributor": ConfigDict({"name": "local"}),
+    })
+
+
+def resume(args: argparse.Namespace) -> int:
+    """Run the sampled mutants a stopped run left pending, in the same scratch copy."""
+    from cosmic_ray.commands import execute
+    from cosmic_ray.work_db import WorkDB, use_db
+    out = Path(args.dir).resolve()
+    os.chdir(out / "tree")
+    with use_db(str(out / "session.sqlite"), WorkDB.Mode.open) as db:
+        execute(db, _config(args))
+    return report(args)
+
+
+def recheck(args: argparse.Namespace) -> int:
+    """Run every unexplained survivor again against the repository's vectors as they are now (after
+    vectors were added to kill survivors): the scratch copy's vectors are replaced, its rule modules
+    kept (the mutants were made on them), and each survivor's result is replaced by the new one."""
+    from cosmic_ray.mutating import mutate_and_test
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+    out = Path(args.dir).resolve()
+    tree = out / "tree"
+    shutil.rmtree(tree / "vectors")
+    shutil.copytree(ROOT / "vectors", tree / "vectors", symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    os.chdir(tree)
+    known = equivalents()
+    with use_db(str(out / "session.sqlite"), WorkDB.Mode.open) as db:
+        again = [item for item, result in db.completed_work_items
+                 if result.worker_outcome == WorkerOutcome.NORMAL and result.test_outcome == TestOutcome.SURVIVED
+                 and _key(item) not in known]
+        for item in sorted(again, key=_key):
+            result = mutate_and_test(item.mutations, _config(args).test_command, float(args.timeout))
+            db.set_result(item.job_id, result)
+            print(f"{_key(item)}: {result.test_outcome}", flush=True)
+    return report(args)
+
+
+# -- the report ----------------------------------------------------------------------------------
+
+ROW = re.compile(r"^\|\s*`?(rules/[\w.]+)`?\s*\|\s*`?([\w/]+)`?\s*\|\s*(\d+)\s*\|")
+
+
+def equivalents(path: Path = EQUIVALENTS) -> set[tuple[str, str, int]]:
+    """The survivors shown equivalent: (module, operator, occurrence) of each table row."""
+    if not path.exists():
+        return set()
+    found = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        m = ROW.match(line)
+        if m:
+            found.add((m.group(1), m.group(2), int(m.group(3))))
+    return found
+
+
+def report(args: argparse.Namespace) -> int:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
+    session = Path(args.dir).resolve() / "session.sqlite"
+    if not session.exists():
+        print(f"no session at {session}: run `python -m tools.mutation run` first")
+        return 2
+    known = equivalents()
+    tally: Counter[str] = Counter()
+    per_module: dict[str, Counter[str]] = defaultdict(Counter)
+    unexplained = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        done = sorted(db.completed_work_items, key=lambda pair: _key(pair[0]))
+        pending = sum(1 for _ in db.pending_work_items)
+    for item, result in done:
+        if result.worker_outcome == WorkerOutcome.SKIPPED:
+            continue
+        key = _key(item)
+        if result.worker_outcome != WorkerOutcome.NORMAL:
+            outcome = "error"  # cosmic-ray could not apply the mutant or run the test
+        elif result.test_outcome == TestOutcome.KILLED:
+            outcome = "timeout" if result.output == "timeout" else "killed"
+        elif key in known:
+            outcome = "equivalent"
+        else:
+            outcome = "survived"
+            unexplained.append((key, item.mutations[0].start_pos, result.diff or ""))
+        tally[outcome] += 1
+        per_module[key[0]][outcome] += 1
+    ran = sum(tally.values())
+    killed = tally["killed"] + tally["timeout"]
+    judged = ran - tally["equivalent"] - tally["error"]
+    for module in sorted(per_module):
+        c = per_module[module]
+        print(f"  {module:24} {sum(c.values()):4} sampled  {c['killed'] + c['timeout']:4} killed  "
+              f"{c['equivalent']:3} equivalent  {c['survived']:3} surviving")
+    for key, pos, diff in unexplained:
+        print(f"\nSURVIVED {key[0]} | {key[1]} | {key[2]} | line {pos[0]}")
+        print("\n".join(line for line in diff.splitlines() if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))))
+    share = 100.0 * killed / judged if judged else 0.0
+    print(f"\nmutants: {ran} run ({pending} pending), {killed} killed ({tally['timeout']} by the timeout), "
+          f"{tally['equivalent']} equivalent, {tally['survived']} surviving unexplained, {tally['error']} not run")
+    print(f"killed: {killed}/{judged} non-equivalent mutants = {share:.1f}%")
+    return 0 if not unexplained else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.mutation", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="mutate a sample of the rule modules and run the vectors against each")
+    r.add_argument("--sample", type=int, default=250, help="how many mutants (default 250)")
+    r.add_argument("--seed", default="15", help="the sample's seed (default 15)")
+    r.add_argument("--timeout", type=float, default=60.0, help="seconds before a mutant's run counts as killed")
+    r.add_argument("--dir", default=str(DEFAULT_DIR), help="the scratch folder (default test-artifacts/mutation)")
+    r.add_argument("--module", action="append", help="only this module, e.g. rules/shuffle.py (repeatable; default all)")
+    p = sub.add_parser("report", help="the figure and the unexplained survivors of the last run")
+    p.add_argument("--dir", default=str(DEFAULT_DIR))
+    for name, what in (("resume", "run the sampled mutants a stopped run left pending"),
+                       ("recheck", "run the unexplained survivors again against the vectors as they are now")):
+        q = sub.add_parser(name, help=what)
+        q.add_argument("--timeout", type=float, default=60.0)
+        q.add_argument("--dir", default=str(DEFAULT_DIR))
+    sub.add_parser("vectors", help="the test: every vector in process, stopping at the first failure")
+    args = parser.parse_args(argv)
+    if args.command == "vectors":
+        return vectors_main()
+    if args.command in ("run", "resume", "recheck"):
+        return {"run": run, "resume": resume, "recheck": recheck}[args.command](args)
+    return report(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
