@@ -87,7 +87,7 @@ def _game(client, players=("a", "b")):
 
 
 @pytest.mark.parametrize("endpoint", ["deal", "games", "melds/check", "adjudicate-state", "adjudicate-game", "replay",
-                                      "legal-actions", "scoresheet", "tournaments"])
+                                      "legal-actions", "scoresheet", "tournaments", "views"])
 def test_a_wide_variant_id_in_a_body_is_422(client, endpoint):
     # 64 characters pass the schema's maxLength (it counts characters, not bytes)
     dealt = client.post("/v1/deal", json={"variant": "british", "players": 2, "seed": 1}).get_json()["state"]
@@ -103,6 +103,7 @@ def test_a_wide_variant_id_in_a_body_is_422(client, endpoint):
         "tournaments": {"tournament": {"stage": "qualifying", "tables": [{"id": "T1", "round": "qualifying",
                                                                           "seats": ["a", "b"]}]},
                         "event": {"type": "buy_in", "table": "T1", "player": "a"}},
+        "views": {"state": dealt, "seat": dealt["to_act"]},
     }
     url = "/v1/" + endpoint.split("-state")[0].split("-game")[0]
     body = problem(client.post(url, json={"variant": WIDE_ID, **bodies[endpoint]}), 422, "unknown-variant")

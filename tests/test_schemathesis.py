@@ -47,6 +47,7 @@ REQUEST_COMPONENTS = {
     "/v1/replay": "ReplayRequest",
     "/v1/legal-actions": "LegalActionsRequest",
     "/v1/tournaments": "TournamentRequest",
+    "/v1/views": "ViewRequest",
 }
 
 
@@ -114,6 +115,9 @@ def _known_good_requests(client):
                              "tournament": {"stage": "qualifying", "tables": [
                                  {"id": "T1", "round": "qualifying", "seats": ["a", "b", "c", "d"]},
                                  {"id": "T2", "round": "qualifying", "seats": ["e", "f", "g", "h"]}]}}),
+        ("/v1/views", {"variant": "british", "state": dealt, "seat": dealt["players"][1]["id"],
+                       "salt": "a salt of sixteen characters or more"}),
+        ("/v1/views", {"variant": "british", "state": dealt, "seat": dealt["to_act"]}),
         ("/v1/legal-actions", {"variant": "british", "state": client.post("/v1/adjudicate", json={
             "variant": "british", "state": dealt, "action": {"type": "draw", "source": "stock"}}).get_json()["state"]}),
     ]
