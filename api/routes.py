@@ -256,7 +256,7 @@ def adjudicate_route():
 @bp.post("/v1/deal")
 def deal_route():
     req = requests.deal_request(_body("DealRequest"))
-    state, record = deal(req.variant, req.players, req.seed, req.dealer)
+    state, record = deal(req.variant, req.players, req.seed, req.dealer, hand=req.hand)
     return _json({"state": state.to_dict(), "deal": record})
 
 
@@ -350,13 +350,15 @@ def capabilities_route():
     return _json({"implementation": {"name": "kalooki-referee", "version": VERSION},
                   "variants": [v.id for v in all_variants()],
                   "vector_suite": {"name": SUITE, "version": SUITE_VERSION},
-                  "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions"]})
+                  "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions"],
+                  "previews": {v.id: list(v.not_enforced) for v in all_variants() if v.status == "preview"}})
 
 
 @bp.get("/v1/variants")
 def variants_route():
     return _json({"variants": [{"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
-                                "sources": v.to_dict()["sources"], "parameters": v.to_dict()["parameters"]}
+                                "sources": v.to_dict()["sources"], "parameters": v.to_dict()["parameters"],
+                                "status": v.status, "not_enforced": list(v.not_enforced)}
                                for v in all_variants()]})
 
 

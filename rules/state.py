@@ -170,6 +170,7 @@ class State:
     result: HandResult | None = None
     dealer_option: bool = False      # the dealer may still exchange a card for the upcard (or pass)
     first_round: bool = False        # no player's first turn of the deal has ended yet for some seats
+    hand_number: int = 0             # a contract game's hand (its contract and cards dealt); 0 elsewhere
 
     # -- lookups -----------------------------------------------------------------------------
     def index(self, player_id: str) -> int:
@@ -236,6 +237,7 @@ class State:
             "result": self.result.to_dict() if self.result else None,
             **({"dealer_option": True} if self.dealer_option else {}),
             **({"first_round": True} if self.first_round else {}),
+            **({"hand_number": self.hand_number} if self.hand_number else {}),
         }
 
     def card_counts(self) -> Counter[str]:
@@ -298,7 +300,8 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
                   melds=tuple(melds), first_play=get("first_play", False), turn=turn, announcement=announcement,
                   reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
                   result=None if raw_result is None else _result(raw_result),
-                  dealer_option=get("dealer_option", False), first_round=get("first_round", False))
+                  dealer_option=get("dealer_option", False), first_round=get("first_round", False),
+                  hand_number=int(get("hand_number", 0)))
     problems = impossible + check_state(state, variant)
     if problems:
         raise ImpossibleState(problems)
@@ -349,7 +352,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         bad(f"to_act {state.to_act!r} is not a player", "to_act")
 
     # Conservation of cards (counted by card object: cards are interned, so this is cheap).
-    decks, jokers = rules.pack.decks, rules.pack.jokers
+    table_pack = rules.pack_for(len(ids))
+    decks, jokers = table_pack.decks, table_pack.jokers
     same = dict.__eq__(_held(state), pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
     expected = pack(decks, jokers) if not same else {}
     counts = state.card_counts() if not same else {}
@@ -417,10 +421,16 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("on the first play the player on the dealer's left is to act", "to_act")
         if phase == Phase.DRAW and state.melds:
             bad("no melds can be on the table before the first play", "melds")
-    if state.first_play and phase == Phase.DRAW:
+    contract = rules.contract
+    if contract is not None and not contract.first <= state.hand_number <= contract.last:
+        bad(f"a hand of this contract game is numbered {contract.first} to {contract.last}"
+            + (f", not {state.hand_number}" if state.hand_number else ": give hand_number"), "hand_number")
+    elif contract is None and state.hand_number:
+        bad("this variant does not number its hands (it has no contracts)", "hand_number")
+    elif state.first_play and phase == Phase.DRAW:
         # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
         # kept the joker shown on the cut was dealt one card fewer)
-        dealt = variant.cards_for(len(players))
+        dealt = variant.cards_for(len(players), state.hand_number)
         for i, p in enumerate(players):
             if len(p.hand) != dealt:
                 bad(f"before the first play every player holds the {dealt} cards dealt; {p.id} holds {len(p.hand)}",

@@ -16,6 +16,8 @@ from kalooki_referee.rules.settlement import SLOTS
 from kalooki_referee.rules.state import State, replace
 from tests import bot
 
+# a preview variant is settled here once its turn and settlement are built (see its not_enforced)
+PLAYED = [v for v in variant_ids() if "go_out.winner_scores_nothing" not in load_variant(v).not_enforced]
 HANDS_PER_VARIANT = 2   # won hands compared per variant (void hands met on the way are compared too)
 MAX_DEALS = 4
 
@@ -118,7 +120,7 @@ def _check_one(client, variant, before: State, action: dict) -> str:
     return result["how"]
 
 
-@pytest.mark.parametrize("variant_id", variant_ids())
+@pytest.mark.parametrize("variant_id", PLAYED)
 def test_score_sheet_settles_a_finished_hand_as_adjudicate_does(client, variant_id):
     variant = load_variant(variant_id)
     seen = []
@@ -133,7 +135,7 @@ def test_score_sheet_settles_a_finished_hand_as_adjudicate_does(client, variant_
     assert sum(how != "void" for how in seen) >= HANDS_PER_VARIANT, seen
 
 
-@pytest.mark.parametrize("variant_id", variant_ids())
+@pytest.mark.parametrize("variant_id", PLAYED)
 def test_every_settlement_rule_cites_a_clause_of_the_variant(variant_id):
     variant = load_variant(variant_id)
     for slot in SLOTS:

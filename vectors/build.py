@@ -35,7 +35,7 @@ SUITE = "kalooki-referee-vectors"
 SUITE_VERSION = (ROOT / "VERSION").read_text().strip() if (ROOT / "VERSION").exists() else "0.0.0"
 
 SETUP_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "discard", "stock_top", "stock", "fill",
-              "melds", "turn", "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round"}
+              "melds", "turn", "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round", "hand_number"}
 
 
 class BuildError(Exception):
@@ -61,7 +61,8 @@ def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -
     if unknown:
         raise BuildError(f"{where}: unknown setup keys {sorted(unknown)}")
     variant = load_variant(variant_id, rules)
-    pack = pack_order(variant.rules.pack.decks, variant.rules.pack.jokers)
+    table_pack = variant.rules.pack_for(len(setup.get("players", ())))
+    pack = pack_order(table_pack.decks, table_pack.jokers)
     remaining = Counter(c.code for c in pack) - Counter()
     used = _codes_used(setup)
     over = used - Counter(c.code for c in pack)
