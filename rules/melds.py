@@ -18,6 +18,7 @@ from typing import Iterable, Sequence, TypedDict
 from .cards import JOKER, SUITS, Card, CardError, parse_card, parse_rank, rank_code
 from .clause_ids import (BUILD_RUN_EXTEND_AT_ENDS, BUILD_SET_TO_FOUR_CARDS,
                          JOKER_DECLARE_NATURAL_PLUS_TWO_JOKERS, JOKER_DECLARE_RUN_END_JOKER,
+                         JOKER_JAMAICAN_3_NEEDS_TWO_NATURALS, JOKER_JAMAICAN_NO_ADJACENT_JOKERS_IN_4,
                          JOKER_SET_JOKER_SUIT_UNDECLARED, JOKER_WILD_FOR_ANY_CARD, MELD_RUN_ACE_HIGH_ONLY,
                          MELD_RUN_ACE_HIGH_OR_LOW_NOT_BOTH, MELD_RUN_THREE_PLUS_SAME_SUIT,
                          MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET,
@@ -188,6 +189,9 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     rank = naturals[0].rank
     if len(tokens) < rules.min or len(tokens) > rules.max:
         return [], Failure(clause, f"a set has {rules.min} to {rules.max} cards, not {len(tokens)}")
+    if len(naturals) < rules.min_naturals:
+        return [], Failure(JOKER_JAMAICAN_3_NEEDS_TWO_NATURALS,
+                           f"a set holds at least {rules.min_naturals} natural cards, not {len(naturals)}")
     if rules.distinct_suits and len({c.suit for c in naturals}) < len(naturals):
         identical = len(set(naturals)) == 1 and len(tokens) == 3
         if not rules.identical_triples:
@@ -244,6 +248,12 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
             return [], Failure(JOKER_DECLARE_RUN_END_JOKER,
                                "a joker in a run stands for an exact card: declare it with its suit, e.g. JK(=9H)")
     readings, any_window = _read_run(naturals, jokers, suit, n, run_lines(variant))
+    if readings and not rules.adjacent_jokers:
+        apart = {k: m for k, m in readings.items() if not jokers_touch(m)}
+        if not apart:
+            return [], Failure(JOKER_JAMAICAN_NO_ADJACENT_JOKERS_IN_4,
+                               "two jokers may not stand side by side in a run")
+        readings = apart
     if readings:
         return list(readings.values()), None
     if not any_window:
@@ -263,6 +273,11 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     if any(j.rank == 14 for j in jokers) and _read_run(naturals, jokers, suit, n, elsewhere)[0]:
         return [], Failure(ACE_CLAUSE[rules.ace], "the ace cannot stand at that end of a run in this variant")
     return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for a card this run needs")
+
+
+def jokers_touch(meld: Meld) -> bool:
+    """Whether two jokers stand side by side in the run ``meld``."""
+    return any(a.is_joker and b.is_joker for a, b in zip(meld.slots, meld.slots[1:]))
 
 
 def _read_run(naturals: list[Card], jokers: list[Token], suit: str, n: int,
@@ -315,6 +330,8 @@ def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None)
         return found, None
     naturals = [t.card for t in tokens if not t.card.is_joker]
     same_rank = len(naturals) >= 1 and len({c.rank for c in naturals}) == 1
+    if same_rank and variant.rules.melds.set.min <= len(tokens) < variant.rules.melds.run.min:
+        return [], set_fail  # too short for a run: cards of one rank are read as a set
     same_suit = len({c.suit for c in naturals}) == 1
     if same_rank and not (same_suit and len(naturals) == 1):
         return [], set_fail
@@ -335,6 +352,10 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
                        ambiguous=len(found) > 1, readings=tuple(m.to_dict() for m in found))
     if len(found) == 1:
         return found[0]
+    if all(m.kind == "run" for m in found) and not any(t.card.is_joker for t in tokens):
+        # a whole suit of naturals, read with the ace low or high: the same cards, complete either
+        # way (nothing can be added to it), read with the ace low
+        return min(found, key=lambda m: m.low)
     kinds = {m.kind for m in found}
     shown = tuple(m.to_dict() for m in found)
     one_natural_two_jokers = len(tokens) == 3 and sum(1 for t in tokens if t.card.is_joker) == 2
@@ -385,8 +406,10 @@ def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) 
             return Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for the card this end needs")
         free.remove(r)
     slots = [Slot(placed.get(r, JOKER), r, meld.suit) for r in positions]
-    new = slots + list(meld.slots) if end == "low" else list(meld.slots) + slots
-    return Meld("run", tuple(new))
+    new = Meld("run", tuple(slots + list(meld.slots) if end == "low" else list(meld.slots) + slots))
+    if not variant.rules.melds.run.adjacent_jokers and jokers_touch(new):
+        return Failure(JOKER_JAMAICAN_NO_ADJACENT_JOKERS_IN_4, "two jokers may not stand side by side in a run")
+    return new
 
 
 def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | Failure:
