@@ -12,6 +12,9 @@ from . import search
 from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
 from .cards import JOKER, Card
 from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN_OPENING,
+                         DISCARD_JAMAICAN_JOKER_FORBIDDEN, DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                         INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST, JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
+                         REFEREE_JOKER_NEVER_RELEASED,
                          BUILD_RUN_MAX_TWO_PER_END_PER_TURN, BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
                          DRAW_DEALER_UPCARD_OPTION, DRAW_DISCARD_ONLY_WITH_INITIAL_MELD, DRAW_ONLY_TOP_CARD,
                          DRAW_UK_DISCARD_NOT_AS_GOER, GO_OUT_FINAL_DISCARD_REQUIRED, INITIAL_MELD_MINIMUM_40,
@@ -28,8 +31,8 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
 from .clauses import Cited, citation
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
-from .melds import (Failure, Meld, MeldDict, Slot, Token, extend_run, extend_set, is_identical,
-                    meld_value, read_meld, set_order)
+from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, extend_run, extend_set,
+                    is_identical, meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
 from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, replace
@@ -224,6 +227,9 @@ def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> No
     if not hand:
         raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
                       "a player must keep one card to discard: going out ends with a discard")
+    if not variant.rules.discarding.joker and all(c.is_joker for c in hand):
+        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                      "the card kept to discard cannot be a joker: a joker is never discarded")
     if len(hand) < 2 and state.current.barred:
         raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                       "a player who did not announce their last cards may not go out on this turn")
@@ -276,8 +282,13 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
             raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
         taken = variant.rules.draw.taken_discard
+        if player.opened and not variant.rules.draw.discard_after_opening:
+            raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                          f"{player.id} has laid down and may no longer take the discard: draw from the stock")
         if state.dealer_option:
             pass  # the dealer's exchange: no obligation comes with it
+        elif not player.opened and variant.rules.draw.discard_before_opening == "free":
+            pass  # taken freely before laying down, with nothing owed
         elif not player.opened:
             free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
                     or (state.first_round and variant.rules.draw.free_discard_first_round))
@@ -337,6 +348,14 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
         if isinstance(reading, Failure):
             raise Illegal.of(reading)
         melds.append(reading)
+    contract = variant.rules.contract
+    if contract is not None:
+        if player.opened and not contract.later_melds:
+            raise Illegal(INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST,
+                          "after the contract a player only tacks cards onto melds on the table")
+        failure = contract_failure(variant, state.hand_number, melds) if not player.opened else None
+        if failure is not None:
+            raise Illegal.of(failure)
     tokens = [t for spec in action.melds for t in spec.tokens]
     state, _ = _use_cards(variant, state, tokens, "meld")
     total = sum(meld_value(m, variant) for m in melds)
@@ -392,6 +411,10 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
     target = _table_meld(state, action.meld, at)
     meld = target.meld
     end = action.end
+    if (not variant.rules.building.jokers_on_others and target.owner != player.id
+            and any(t.card.is_joker for t in action.tokens)):
+        raise Illegal(JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
+                      f"a joker goes only on the player's own melds; {target.id} is {target.owner}'s")
     if meld.kind == "run":
         if end is None:
             fits = {e: extend_run(meld, action.tokens, e, variant) for e in ("low", "high")}
@@ -447,7 +470,10 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Eve
     player = state.current
     rules = variant.rules.joker_reuse
     if not rules.allowed:
-        raise Illegal(MELD_PERMANENT_NO_REARRANGEMENT, "melded jokers cannot be taken back in this variant")
+        held = _table_meld(state, action.meld, at).meld.jokers
+        raise Illegal(REFEREE_JOKER_NEVER_RELEASED if held else MELD_PERMANENT_NO_REARRANGEMENT,
+                      "melded jokers cannot be taken back in this variant" if held
+                      else "that meld holds no joker; melds cannot be rearranged")
     if rules.requires_opening and not player.opened:
         raise Illegal(JOKER_REUSE_REQUIRES_OPENING, "only a player who has opened may exchange for a joker")
     target = _table_meld(state, action.meld, at)
@@ -557,6 +583,8 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
     player = state.current
     hand = _take(player.hand, [action.card], "discard")
+    if action.card.is_joker and not variant.rules.discarding.joker:
+        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN, "a joker may never be discarded")
     events.append(ev.Discarded(player.id, action.card.code))
     discard = (action.card,) + state.discard
     if not hand:
@@ -590,7 +618,8 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
 def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event]) -> State:
     """Settle a won hand under the variant's scoring model (rules/settlement.py): the result, each
     player's new total, the call-up or kalookie event."""
-    kalookie = state.turn.opened_this_turn
+    kalookie = state.turn.opened_this_turn and not (
+        variant.rules.kalookie.first_down_only and any(p.opened for p in state.players if p.id != winner))
     seats = [Seat(p.id, p.score, p.hand) for p in state.players]
     result = settle_won(variant.rules, winner, kalookie, seats)
     for pid, score in result.scores:

@@ -59,8 +59,7 @@ def _corruptions(state, action: dict, rng: random.Random) -> list[dict]:
 def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_every_listed: int = 25,
          log=None) -> dict:
     rng = random.Random(seed)
-    # a preview variant is played once its turn is built (see its not_enforced)
-    variants = variants or [v for v in variant_ids() if "turn.draw_meld_discard" not in load_variant(v).not_enforced]
+    variants = variants or variant_ids()
     stats = Counter()
     hand_no = 0
     while stats["turns"] < turns:
@@ -69,7 +68,9 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
         n = rng.randint(variant.rules.players.min, variant.rules.players.max)
         table_pack = variant.rules.pack_for(n)
         full = pack(table_pack.decks, table_pack.jokers)
-        state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"random-{seed}-{hand_no}")
+        contract = variant.rules.contract  # a contract game: any of its hands
+        number = rng.randint(contract.first, contract.last) if contract is not None else None
+        state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"random-{seed}-{hand_no}", hand=number)
         hand_no += 1
         steps = 0
         while state.phase != "ended" and stats["turns"] < turns:
