@@ -9,10 +9,13 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import search
-from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
+from .actions import Action, Allow, Announce, Build, Call, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
 from .cards import JOKER, Card
 from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN_OPENING,
-                         DISCARD_JAMAICAN_JOKER_FORBIDDEN, DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                         CALL_ALLOWED_CALL_EFFECTS, CALL_DEAD_AFTER_STOCK_PLUCK, CALL_ELIGIBILITY,
+                         CALL_FIRST_CALLER_PRIORITY, CALL_LAID_DOWN_TURN_PLAYER_MUST_ALLOW,
+                         CALL_LIMIT_THREE_PER_HAND, CALL_NOT_BEFORE_CARD_LANDS,
+                         CALL_TURN_PLAYER_ALLOWS_OR_REFUSES, DISCARD_JAMAICAN_JOKER_FORBIDDEN, DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
                          INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST, JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
                          REFEREE_JOKER_NEVER_RELEASED,
                          BUILD_RUN_MAX_TWO_PER_END_PER_TURN, BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
@@ -146,6 +149,10 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
         return _announce(variant, state, action, actor, events)
     if isinstance(action, Pass):
         return _pass(variant, state, actor, events)
+    if isinstance(action, Call):
+        return _call(variant, state, actor, events)
+    if isinstance(action, Allow):
+        return _allow(variant, state, action, actor, events)
     if isinstance(action, Draw):
         return _draw(variant, state, action, events)
     if isinstance(action, MeldAction):
@@ -168,15 +175,15 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
         raise Illegal(BUILD_NONE_AFTER_SOMEONE_GOES_OUT,
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     actor = _actor(state, action, at)
-    if isinstance(action, Announce):
-        return actor  # owed by the player who discarded, whoever is to act (see _announce)
+    if isinstance(action, (Announce, Call)):
+        return actor  # owed by the player who discarded / made by a player not to act (see _announce, _call)
     if actor != state.to_act:
         raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s")
     turn = state.turn
     if turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
                       f"the released joker must be placed in {_released_joker_goes(variant)} before anything else")
-    if isinstance(action, (Pass, Draw)):
+    if isinstance(action, (Pass, Draw, Allow)):
         return actor  # the draw phase's own actions (their handlers check the phase)
     if state.phase != Phase.PLAY:
         clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
@@ -266,6 +273,16 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
         events.append(ev.AnnouncementMissed(silent))
     player = state.current
     must_open, must_use = False, None
+    if state.calls:  # a call waits: allow it, or (not laid down) take the card, which refuses it
+        if player.opened:
+            raise Illegal(CALL_LAID_DOWN_TURN_PLAYER_MUST_ALLOW,
+                          f"{player.id} has laid down and must allow the call of {', '.join(state.calls)} before plucking")
+        if action.source == "stock":
+            raise Illegal(CALL_TURN_PLAYER_ALLOWS_OR_REFUSES,
+                          "with a call waiting the player to act either allows it or refuses it by taking the discard")
+        state = replace(state, calls=())
+    if state.stock_owed and action.source != "stock":
+        raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "having allowed a call, the player to act plucks from the stock")
     if action.source == "stock":
         if state.dealer_option:
             raise Illegal(DRAW_DEALER_UPCARD_OPTION,
@@ -311,12 +328,70 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event]) 
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
                    turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
-                                must_use=must_use), **pile)
+                                must_use=must_use), stock_owed=False, **pile)
 
 
 def _source(source: str) -> Source:
     """The turn record's source of a draw (``_draw`` reads anything but the stock as the discard pile)."""
     return Source.STOCK if source == "stock" else Source.DISCARD
+
+
+# -- calls out of turn (the contract game) -------------------------------------------------------
+
+def _call(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
+    """A player who is not to act calls for the top discard (``rules.calling``); the player to act
+    then allows a call (``_allow``) or, not laid down, refuses it by taking the card (``_draw``)."""
+    rules = variant.rules.calling
+    if not rules.per_hand:
+        raise Illegal(CALL_ELIGIBILITY, "this variant has no calls out of turn")
+    if state.phase == Phase.PLAY:
+        if state.turn.source == "stock":
+            raise Illegal(CALL_DEAD_AFTER_STOCK_PLUCK,
+                          f"{state.to_act} has plucked from the stock: the last discard is dead and cannot be called")
+        raise Illegal(CALL_NOT_BEFORE_CARD_LANDS,
+                      f"{state.to_act} is playing: a card is called only once it lies discarded on the pile")
+    if state.stock_owed:
+        raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "the called discard went to its caller; the card beneath it is "
+                                                 "no fresh discard and cannot be called")
+    if not state.discard or state.first_play:
+        raise Illegal(CALL_NOT_BEFORE_CARD_LANDS,
+                      "no player's discard lies on the pile to be called (the upcard is no player's discard)")
+    caller = state.player(actor)
+    n = len(state.players)
+    discarder = state.players[(state.index(state.to_act) - 1) % n].id
+    if actor == state.to_act:
+        raise Illegal(CALL_ELIGIBILITY, "the player to act takes the discard by plucking it, not by calling")
+    if actor == discarder:
+        raise Illegal(CALL_ELIGIBILITY, "a player does not call back their own discard")
+    if caller.opened:
+        raise Illegal(CALL_ELIGIBILITY, f"{actor} has laid down and can no longer call")
+    if actor in state.calls:
+        raise Illegal(CALL_ELIGIBILITY, f"{actor} has already called this discard")
+    if caller.calls >= rules.per_hand:
+        raise Illegal(CALL_LIMIT_THREE_PER_HAND, f"{actor} has made {caller.calls} calls in this deal, "
+                                                 f"the most a player may make")
+    if len(state.stock) < rules.penalty_cards + 1:
+        raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "the stock cannot give a caller the penalty card and the "
+                                                 "player to act a pluck: no call now")
+    events.append(ev.Called(actor, state.discard[0].code))
+    return replace(state, calls=state.calls + (actor,))
+
+
+def _allow(variant: Variant, state: State, action: Allow, actor: str, events: list[ev.Event]) -> State:
+    """The player to act lets ``action.caller`` (the first caller, as the player to act judges)
+    have the discard: the caller takes it and the penalty cards from the stock, laying and
+    discarding nothing; the player to act then plucks from the stock."""
+    if state.phase != Phase.DRAW or not state.calls:
+        raise Illegal(CALL_TURN_PLAYER_ALLOWS_OR_REFUSES, "no call is waiting to be allowed")
+    if action.caller not in state.calls:
+        raise Illegal(CALL_FIRST_CALLER_PRIORITY, f"{action.caller} has not called this discard "
+                                                  f"(the callers: {', '.join(state.calls)})")
+    k = variant.rules.calling.penalty_cards
+    card, penalty = state.discard[0], state.stock[:k]
+    caller = state.player(action.caller)
+    state = state.with_player(caller.id, hand=caller.hand + (card,) + penalty, calls=caller.calls + 1)
+    events.append(ev.CallAllowed(actor, caller.id, card.code))
+    return replace(state, discard=state.discard[1:], stock=state.stock[k:], calls=(), stock_owed=True)
 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:

@@ -39,6 +39,21 @@ class Drew(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Called(Event):
+    type = "called"
+    player: str
+    card: str                      # the top discard called
+
+
+@dataclass(frozen=True, slots=True)
+class CallAllowed(Event):
+    type = "call_allowed"
+    player: str                    # the player to act, who allowed it
+    caller: str
+    card: str                      # the called discard (the penalty card from the stock is not named)
+
+
+@dataclass(frozen=True, slots=True)
 class Passed(Event):
     type = "passed"
     player: str
@@ -168,5 +183,5 @@ class GameWon(Event):
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (
-    Drew, Passed, Opened, Melded, Built, SetClosed, JokerReleased, Discarded, Announced, AnnouncementMissed,
+    Drew, Called, CallAllowed, Passed, Opened, Melded, Built, SetClosed, JokerReleased, Discarded, Announced, AnnouncementMissed,
     StockReshuffled, HandVoid, CalledUp, Kalookie, HandDealt, Eliminated, BuyInOffered, BoughtIn, GameWon)

@@ -200,6 +200,12 @@ class Discarding:
 
 
 @dataclass(frozen=True, slots=True)
+class Calling:
+    per_hand: int = 0        # calls out of turn a player may make in a deal (0: no calling)
+    penalty_cards: int = 1   # cards a caller whose call is allowed draws from the stock besides the discard
+
+
+@dataclass(frozen=True, slots=True)
 class ContractHand:
     """One hand of a contract game: the cards dealt and the melds its contract asks for."""
     cards: int
@@ -279,6 +285,7 @@ class Rules:
     stake_presets: Mapping[str, Stakes]
     game: GameRules
     discarding: Discarding = Discarding()
+    calling: Calling = Calling()
     contract: Contract | None = None    # a contract game (hands numbered, each with its contract)
 
     def pack_for(self, players: int) -> Pack:
@@ -427,6 +434,9 @@ class RulesSchema(_Group):
                   buy_in_min_survivors=_int(1, 8), seating_order=_choice(SeatingOrder))
     discarding = fields.Nested(type("DiscardingSchema", (_Group,), {"type_": Discarding, "joker": _bool()}),
                                **_optional(Discarding()))
+    calling = fields.Nested(type("CallingSchema", (_Group,), {"type_": Calling, "per_hand": _int(0, 20),
+                                                             "penalty_cards": _int(0, 5)}),
+                            **_optional(Calling()))
     contract = fields.Nested(type("ContractSchema", (_Group,), {
         "type_": Contract, "first": _int(1, 20), "last": _int(1, 20),
         "hands": _ByNumber(keys=fields.String(validate=validate.Regexp(r"^([1-9]|1[0-9]|20)\Z")),

@@ -29,7 +29,7 @@ from collections import Counter
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
-from .actions import Action, Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
+from .actions import Action, Allow, Announce, Build, Call, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
 from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code
 from .melds import Meld, Token, extend_run, extend_set, parse_token, run_lines
 from .state import Phase, State, TableMeld
@@ -650,6 +650,11 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
     player = state.current
     hand = player.hand
     if state.phase == Phase.DRAW:
+        # calls out of turn: the seats that may call the top discard, and the calls waiting
+        out.extend(Allow(caller) for caller in state.calls)
+        if variant.rules.calling.per_hand and state.discard and not state.first_play and not state.stock_owed:
+            out.extend(Call(p.id) for p in state.players
+                       if p.id != state.to_act and not p.opened and p.id not in state.calls)
         out.append(Draw("stock"))
         if state.discard:
             out.append(Draw("discard"))

@@ -68,10 +68,14 @@ class Player:
     opened: bool = False
     score: int = 0
     barred: bool = False
+    calls: int = 0          # calls out of turn made in this deal (the contract game)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "hand": list(map(CODE, sorted(self.hand, key=CANONICAL))), "opened": self.opened,
-                "score": self.score, "barred": self.barred}
+        out = {"id": self.id, "hand": list(map(CODE, sorted(self.hand, key=CANONICAL))), "opened": self.opened,
+               "score": self.score, "barred": self.barred}
+        if self.calls:
+            out["calls"] = self.calls
+        return out
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,8 @@ class State:
     dealer_option: bool = False      # the dealer may still exchange a card for the upcard (or pass)
     first_round: bool = False        # no player's first turn of the deal has ended yet for some seats
     hand_number: int = 0             # a contract game's hand (its contract and cards dealt); 0 elsewhere
+    calls: tuple[str, ...] = ()      # players calling the top discard, in the order the calls came
+    stock_owed: bool = False         # the player to act allowed a call and now plucks from the stock
 
     # -- lookups -----------------------------------------------------------------------------
     def index(self, player_id: str) -> int:
@@ -238,6 +244,8 @@ class State:
             **({"dealer_option": True} if self.dealer_option else {}),
             **({"first_round": True} if self.first_round else {}),
             **({"hand_number": self.hand_number} if self.hand_number else {}),
+            **({"calls": list(self.calls)} if self.calls else {}),
+            **({"stock_owed": True} if self.stock_owed else {}),
         }
 
     def card_counts(self) -> Counter[str]:
@@ -283,7 +291,8 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     problem, pointers relative to the state) if it cannot occur under ``variant``."""
     get = data.get
     players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]), opened=p.get("opened", False),
-                           score=int(p.get("score", 0)), barred=p.get("barred", False)) for p in data["players"]])
+                           score=int(p.get("score", 0)), barred=p.get("barred", False), calls=int(p.get("calls", 0)))
+                     for p in data["players"]])
     impossible: list[Problem] = []
     melds = []
     for i, raw in enumerate(get("melds") or ()):
@@ -301,7 +310,8 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
                   reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
                   result=None if raw_result is None else _result(raw_result),
                   dealer_option=get("dealer_option", False), first_round=get("first_round", False),
-                  hand_number=int(get("hand_number", 0)))
+                  hand_number=int(get("hand_number", 0)), calls=tuple(get("calls") or ()),
+                  stock_owed=get("stock_owed", False))
     problems = impossible + check_state(state, variant)
     if problems:
         raise ImpossibleState(problems)
@@ -443,6 +453,22 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("an announcement is owed only between a player's discard and the next player's draw", "announcement")
         elif len(state.player(a.player).hand) != a.count:
             bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
+    # Calls out of turn (the contract game).
+    per_hand = rules.calling.per_hand
+    for i, p in enumerate(players):
+        if p.calls > per_hand:
+            bad(f"{p.id} has made {p.calls} calls; this variant allows {per_hand} a deal", "players", i, "calls")
+    if state.calls:
+        if phase != Phase.DRAW or state.first_play:
+            bad("a call waits only between a player's discard and the next player's pluck", "calls")
+        if len(set(state.calls)) < len(state.calls):
+            bad("a player calls a discard once", "calls")
+        for j, caller in enumerate(state.calls):
+            if caller not in seen or caller == state.to_act or state.player(caller).opened:
+                bad(f"{caller!r} cannot be calling: a caller is a player who is not to act and has not laid down",
+                    "calls", j)
+    if state.stock_owed and (phase != Phase.DRAW or state.calls):
+        bad("a pluck from the stock is owed only in the draw phase, after a call was allowed", "stock_owed")
     max_re = rules.stock.reshuffles
     if state.reshuffles > max_re:
         bad(f"{state.reshuffles} reshuffles; this variant allows {max_re}", "reshuffles")

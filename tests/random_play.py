@@ -46,7 +46,9 @@ def _cards(state) -> Counter:
 def _corruptions(state, action: dict, rng: random.Random) -> list[dict]:
     out = []
     others = [p.id for p in state.players if p.id != state.to_act]
-    if action["type"] != "announce" and others:
+    if action["type"] == "call":  # the player to act does not call: a call is made by another seat
+        out.append({**action, "player": state.to_act})
+    elif action["type"] != "announce" and others:
         out.append({**action, "player": rng.choice(others)})
     if action["type"] == "discard":
         held = {c.code for c in state.current.hand}

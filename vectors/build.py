@@ -35,7 +35,7 @@ SUITE = "kalooki-referee-vectors"
 SUITE_VERSION = (ROOT / "VERSION").read_text().strip() if (ROOT / "VERSION").exists() else "0.0.0"
 
 SETUP_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "discard", "stock_top", "stock", "fill",
-              "melds", "turn", "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round", "hand_number"}
+              "melds", "turn", "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round", "hand_number", "calls", "stock_owed"}
 
 
 class BuildError(Exception):
