@@ -9,13 +9,17 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import search
-from .actions import Action, Allow, Announce, Build, Call, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
+from .actions import (Action, Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, Pass, Penalty,
+                      SwapJoker, TurnAction)
 from .cards import JOKER, Card
 from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN_OPENING,
                          CALL_ALLOWED_CALL_EFFECTS, CALL_DEAD_AFTER_STOCK_PLUCK, CALL_ELIGIBILITY,
                          CALL_FIRST_CALLER_PRIORITY, CALL_LAID_DOWN_TURN_PLAYER_MUST_ALLOW,
                          CALL_LIMIT_THREE_PER_HAND, CALL_NOT_BEFORE_CARD_LANDS,
-                         CALL_TURN_PLAYER_ALLOWS_OR_REFUSES, DISCARD_JAMAICAN_JOKER_FORBIDDEN, DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                         CALL_OVERCALL_CHALLENGE, CALL_TURN_PLAYER_ALLOWS_OR_REFUSES,
+                         DISCARD_JAMAICAN_JOKER_FORBIDDEN, PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS,
+                         PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD, PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
+                         TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY, DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
                          INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST, JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
                          REFEREE_JOKER_NEVER_RELEASED,
                          BUILD_RUN_MAX_TWO_PER_END_PER_TURN, BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
@@ -153,6 +157,10 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
         return _call(variant, state, actor, events)
     if isinstance(action, Allow):
         return _allow(variant, state, action, actor, events)
+    if isinstance(action, Penalty):
+        return _penalty(variant, state, action, actor, events)
+    if isinstance(action, Challenge):
+        return _challenge(variant, state, action, actor, events, at)
     if isinstance(action, Draw):
         return _draw(variant, state, action, events)
     if isinstance(action, MeldAction):
@@ -175,8 +183,8 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
         raise Illegal(BUILD_NONE_AFTER_SOMEONE_GOES_OUT,
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     actor = _actor(state, action, at)
-    if isinstance(action, (Announce, Call)):
-        return actor  # owed by the player who discarded / made by a player not to act (see _announce, _call)
+    if isinstance(action, (Announce, Call, Penalty, Challenge)):
+        return actor  # made whoever is to act (see _announce, _call, _penalty, _challenge)
     if actor != state.to_act:
         raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s")
     turn = state.turn
@@ -394,6 +402,78 @@ def _allow(variant: Variant, state: State, action: Allow, actor: str, events: li
     return replace(state, discard=state.discard[1:], stock=state.stock[k:], calls=(), stock_owed=True)
 
 
+# -- penalties and challenges (told to the referee after the fact) ---------------------------------
+
+def _penalty(variant: Variant, state: State, action: Penalty, actor: str, events: list[ev.Event]) -> State:
+    """An infraction the table reports against ``actor``: ``penalties.points`` added to their total,
+    where the variant (or a house rule) lists the infraction."""
+    rules = variant.rules.penalties
+    if action.infraction not in rules.infractions:
+        clause = (TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY if action.infraction.startswith("missing_")
+                  else PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS)
+        raise Illegal(clause, f"{action.infraction} carries no penalty at this table "
+                              f"(penalties: {', '.join(rules.infractions) or 'none'})")
+    offender = state.player(actor)
+    events.append(ev.Penalized(actor, action.infraction, rules.points))
+    return state.with_player(actor, score=offender.score + rules.points)
+
+
+def _challenge(variant: Variant, state: State, action: Challenge, actor: str, events: list[ev.Event],
+               at: str) -> State:
+    """``actor`` challenges ``action.target``: an over-call (more calls than ``calling.per_hand``,
+    before the target has begun to lay) or an incorrect first lay (the target's melds are not the
+    hand's contract).  Upheld, the target takes the sanction; wrong, the challenger takes
+    ``penalties.points``."""
+    if action.target not in {p.id for p in state.players}:
+        raise MalformedInput(Problem(at + "/target", f"{action.target!r} is not a player in the state"))
+    rules = variant.rules.penalties
+    target = state.player(action.target)
+    challenger = state.player(actor)
+    if actor == target.id:
+        raise Illegal(CALL_OVERCALL_CHALLENGE, "a player does not challenge themselves")
+    if action.claim == "overcall":
+        per_hand = variant.rules.calling.per_hand
+        if not per_hand:
+            raise Illegal(CALL_OVERCALL_CHALLENGE, "this variant has no calls out of turn")
+        if target.opened:
+            raise Illegal(CALL_OVERCALL_CHALLENGE,
+                          f"{target.id} has begun to lay and can no longer be challenged for an over-call")
+        excess = target.calls - per_hand
+        if excess <= 0:
+            events.append(ev.Penalized(actor, "wrong_challenge", rules.points))
+            return state.with_player(actor, score=challenger.score + rules.points)
+        if rules.overcall == "bar":
+            events.append(ev.Penalized(target.id, "over_call", None, barred=True))
+            return state.with_player(target.id, calls=per_hand, lay_barred=True)
+        events.append(ev.Penalized(target.id, "over_call", rules.points * excess))
+        return state.with_player(target.id, calls=per_hand, score=target.score + rules.points * excess)
+    contract = variant.rules.contract
+    if contract is None or not target.opened:
+        raise Illegal(PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
+                      f"{target.id} has laid no contract to challenge")
+    own = [m for m in state.melds if m.owner == target.id]
+    if contract_failure(variant, state.hand_number, [m.meld for m in own]) is None:
+        events.append(ev.Penalized(actor, "wrong_challenge", rules.points))
+        return state.with_player(actor, score=challenger.score + rules.points)
+    # the lay is picked up: its cards go back to the hand
+    picked = tuple(c for m in own for c in m.meld.cards)
+    hand = target.hand + picked
+    gone = {m.id for m in own}
+    state = replace(state, melds=tuple(m for m in state.melds if m.id not in gone))
+    before_discard = state.to_act == target.id and state.phase == Phase.PLAY and state.turn.opened_this_turn
+    if before_discard:
+        # found before the discard: no penalty if the player can still lay the contract from what they hold
+        turn = replace(state.turn, opened_this_turn=False,
+                       builds=tuple(b for b in state.turn.builds if b[0] not in gone))
+        state = replace(state, turn=turn)
+        fixable = bool(search.contract_openings(variant, hand, state.hand_number, limit=1).openings)
+        points = 0 if fixable else rules.points
+        events.append(ev.Penalized(target.id, "incorrect_lay", points))
+        return state.with_player(target.id, hand=hand, opened=False, score=target.score + points)
+    events.append(ev.Penalized(target.id, "incorrect_lay", rules.points, barred=True))
+    return state.with_player(target.id, hand=hand, opened=False, lay_barred=True, score=target.score + rules.points)
+
+
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
     if not state.dealer_option or state.phase != Phase.DRAW:
         raise Illegal(DRAW_DEALER_UPCARD_OPTION if variant.rules.draw.dealer_upcard_option else TURN_DRAW_MELD_DISCARD,
@@ -425,6 +505,9 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
         melds.append(reading)
     contract = variant.rules.contract
     if contract is not None:
+        if player.lay_barred and any(not p.opened for p in state.players if p.id != player.id):
+            raise Illegal(PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD,
+                          f"{player.id} is barred from laying until every other player has laid (a penalty)")
         if player.opened and not contract.later_melds:
             raise Illegal(INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST,
                           "after the contract a player only tacks cards onto melds on the table")
@@ -439,7 +522,7 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
         state = replace(state, turn=replace(state.turn, must_use=None))
     opening = not player.opened
     if opening:
-        state = state.with_player(player.id, opened=True)
+        state = state.with_player(player.id, opened=True, lay_barred=False)
         state = replace(state, turn=replace(state.turn, opened_this_turn=True))
     opened_at = len(events)
     taken = {m.id for m in state.melds}

@@ -54,6 +54,16 @@ class CallAllowed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Penalized(Event):
+    type = "penalized"
+    optional = frozenset({"points"})
+    player: str
+    reason: str                    # the infraction, over_call, incorrect_lay or wrong_challenge
+    points: int | None = None      # the points added to the player's total (none where the sanction is a bar)
+    barred: bool = False           # barred from laying until every other player has laid
+
+
+@dataclass(frozen=True, slots=True)
 class Passed(Event):
     type = "passed"
     player: str
@@ -183,5 +193,5 @@ class GameWon(Event):
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (
-    Drew, Called, CallAllowed, Passed, Opened, Melded, Built, SetClosed, JokerReleased, Discarded, Announced, AnnouncementMissed,
+    Drew, Called, CallAllowed, Penalized, Passed, Opened, Melded, Built, SetClosed, JokerReleased, Discarded, Announced, AnnouncementMissed,
     StockReshuffled, HandVoid, CalledUp, Kalookie, HandDealt, Eliminated, BuyInOffered, BoughtIn, GameWon)

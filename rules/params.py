@@ -68,6 +68,11 @@ class SeatingOrder(StrEnum):
     COUNTERCLOCKWISE = "counterclockwise"
 
 
+# the infractions a table may report for a penalty (``penalties.infractions``): a turn begun without
+# a pluck or ended without a discard, and the house rules' cards rested on the table, cards exposed
+# other than by laying, and an attempt to discard a joker
+INFRACTIONS = ("missing_pluck", "missing_discard", "rested_cards", "exposed_cards", "joker_discard")
+
 # -- the typed parameters -----------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +210,18 @@ class Calling:
     penalty_cards: int = 1   # cards a caller whose call is allowed draws from the stock besides the discard
 
 
+class Overcall(StrEnum):
+    POINTS = "points"   # penalty points for each call beyond the limit
+    BAR = "bar"         # barred from laying until every other player has laid
+
+
+@dataclass(frozen=True, slots=True)
+class Penalties:
+    points: int = 0                               # points a penalty costs
+    infractions: tuple[str, ...] = ()             # infractions a table may report for a penalty
+    overcall: Overcall = Overcall.POINTS          # the sanction of an over-call found by a challenge
+
+
 @dataclass(frozen=True, slots=True)
 class ContractHand:
     """One hand of a contract game: the cards dealt and the melds its contract asks for."""
@@ -286,6 +303,7 @@ class Rules:
     game: GameRules
     discarding: Discarding = Discarding()
     calling: Calling = Calling()
+    penalties: Penalties = Penalties()
     contract: Contract | None = None    # a contract game (hands numbered, each with its contract)
 
     def pack_for(self, players: int) -> Pack:
@@ -370,6 +388,13 @@ class _Packets(fields.List[int]):
         return tuple(super()._deserialize(value, attr, data, **kwargs))
 
 
+class _Names(fields.List[str]):
+    """A list of names, read as a tuple."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        return tuple(super()._deserialize(value, attr, data, **kwargs))
+
+
 _STAKES = dict(call_up=_int(0, 1_000_000), kalookie=_int(0, 1_000_000), initial=_int(0, 1_000_000),
                buy_in=_int(0, 1_000_000))
 StakesSchema = type("StakesSchema", (_Group,), {"type_": Stakes, **_STAKES})
@@ -437,6 +462,11 @@ class RulesSchema(_Group):
     calling = fields.Nested(type("CallingSchema", (_Group,), {"type_": Calling, "per_hand": _int(0, 20),
                                                              "penalty_cards": _int(0, 5)}),
                             **_optional(Calling()))
+    penalties = fields.Nested(type("PenaltiesSchema", (_Group,), {
+        "type_": Penalties, "points": _int(0, 1000),
+        "infractions": _Names(fields.String(validate=validate.OneOf(INFRACTIONS)), required=True,
+                                validate=validate.Length(max=len(INFRACTIONS))),
+        "overcall": _choice(Overcall)}), **_optional(Penalties()))
     contract = fields.Nested(type("ContractSchema", (_Group,), {
         "type_": Contract, "first": _int(1, 20), "last": _int(1, 20),
         "hands": _ByNumber(keys=fields.String(validate=validate.Regexp(r"^([1-9]|1[0-9]|20)\Z")),

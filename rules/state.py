@@ -69,12 +69,15 @@ class Player:
     score: int = 0
     barred: bool = False
     calls: int = 0          # calls out of turn made in this deal (the contract game)
+    lay_barred: bool = False  # may not lay until every other player has laid (a penalty's consequence)
 
     def to_dict(self) -> dict[str, Any]:
         out = {"id": self.id, "hand": list(map(CODE, sorted(self.hand, key=CANONICAL))), "opened": self.opened,
                "score": self.score, "barred": self.barred}
         if self.calls:
             out["calls"] = self.calls
+        if self.lay_barred:
+            out["lay_barred"] = True
         return out
 
 
@@ -291,7 +294,8 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     problem, pointers relative to the state) if it cannot occur under ``variant``."""
     get = data.get
     players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]), opened=p.get("opened", False),
-                           score=int(p.get("score", 0)), barred=p.get("barred", False), calls=int(p.get("calls", 0)))
+                           score=int(p.get("score", 0)), barred=p.get("barred", False), calls=int(p.get("calls", 0)),
+                           lay_barred=p.get("lay_barred", False))
                      for p in data["players"]])
     impossible: list[Problem] = []
     melds = []
@@ -454,10 +458,13 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
         elif len(state.player(a.player).hand) != a.count:
             bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
     # Calls out of turn (the contract game).
+    # (more calls than the limit is an over-call nobody stopped, which a challenge settles)
     per_hand = rules.calling.per_hand
     for i, p in enumerate(players):
-        if p.calls > per_hand:
-            bad(f"{p.id} has made {p.calls} calls; this variant allows {per_hand} a deal", "players", i, "calls")
+        if p.calls and not per_hand:
+            bad("this variant has no calls out of turn", "players", i, "calls")
+        if p.lay_barred and p.opened:
+            bad(f"{p.id} is barred from laying but has laid", "players", i, "lay_barred")
     if state.calls:
         if phase != Phase.DRAW or state.first_play:
             bad("a call waits only between a player's discard and the next player's pluck", "calls")
