@@ -139,3 +139,57 @@ def test_a_contract_lay_and_a_bend_over_http(client):
     for p in state["players"]:
         expected = 0 if p["id"] == result["winner"] else sum(map(worth, p["hand"])) * (2 if bend else 1)
         assert result["penalties"][p["id"]] == expected
+
+
+def test_a_baby_kalooki_game_over_http(client):
+    """A whole Baby Kalooki game from a seed (plays chosen from the listing): each hand is the next
+    row of the contract table (the same again after a void hand, dealt by the same dealer), each
+    total is the sum of the hands' penalties (from the variant's card values, doubled after a bend)
+    and the dealer's cut bonus, nobody is eliminated and the lowest total wins."""
+    variant = "jamaican_baby"
+    params = client.get(f"/v1/variants/{variant}").get_json()["parameters"]
+    answer = client.post("/v1/games", json={"variant": variant, "players": ["A", "B", "C"], "seed": "baby-game"}).get_json()
+    game = answer["game"]
+    expected = {p["id"]: 0 for p in game["players"]}
+    events = answer["events"]
+    played, deals = 0, 0
+    for _ in range(20000):
+        for e in events:
+            if e["type"] == "penalized" and e["reason"] == "exact_cut_bonus":
+                expected[e["player"]] += params["deal"]["dealer_cut_bonus"]
+        if game["phase"] == "over":
+            break
+        if game["phase"] == "between":
+            deals += 1
+            verdict = client.post("/v1/adjudicate", json={"variant": variant, "game": game,
+                                                          "action": {"type": "next_hand", "seed": f"deal-{deals}"}}).get_json()
+            assert verdict["legal"], verdict["violations"]
+            game, events = verdict["game"], verdict["events"]
+            won = sum(1 for row in game["sheet"] if row["how"] != "void")
+            assert game["hand"]["hand_number"] == params["contract"]["first"] + won
+            continue
+        state = game["hand"]
+        listed = client.post("/v1/legal-actions", json={"variant": variant, "state": state}).get_json()["actions"]
+        melds = [a for a in listed if a["type"] == "meld"]
+        action = (melds[0] if melds else next((a for a in listed if a["type"] == "draw" and a["source"] == "stock"), None)
+                  or [a for a in listed if a["type"] == "discard"][-1])
+        verdict = client.post("/v1/adjudicate", json={"variant": variant, "game": game, "action": action}).get_json()
+        assert verdict["legal"], verdict["violations"]
+        game, events = verdict["game"], verdict["events"]
+        if len(game["sheet"]) > played:  # a hand ended: check its row
+            row = game["sheet"][-1]
+            played = len(game["sheet"])
+            if row["how"] == "void":
+                assert all(v == 0 for v in row["penalties"].values())
+                continue
+            for pid, penalty in row["penalties"].items():
+                expected[pid] += penalty
+            assert row["scores"] == expected if "scores" in row else True
+    assert game["phase"] == "over"
+    assert sum(1 for row in game["sheet"] if row["how"] != "void") == params["contract"]["last"]
+    assert all(not p.get("out") for p in game["players"])
+    totals = {p["id"]: p["score"] for p in game["players"]}
+    assert totals == expected
+    lowest = min(totals.values())
+    assert game["winner"] == (next(k for k, v in totals.items() if v == lowest)
+                              if list(totals.values()).count(lowest) == 1 else None)
