@@ -79,13 +79,16 @@ class DealRequest:
     players: list[str]
     seed: Any
     dealer: str | None
+    hand: int | None = None
 
 
 def deal_request(body: Mapping[str, Any]) -> DealRequest:
     players = body["players"]
     if isinstance(players, (int, float)) and not isinstance(players, bool):
         players = [f"P{i}" for i in range(1, int(players) + 1)]
-    return DealRequest(_variant(body), list(players), _seed(body["seed"]), body.get("dealer"))
+    hand = body.get("hand")
+    return DealRequest(_variant(body), list(players), _seed(body["seed"]), body.get("dealer"),
+                       None if hand is None else int(hand))
 
 
 @dataclass(frozen=True)

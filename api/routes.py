@@ -259,7 +259,7 @@ def adjudicate_route():
 @bp.post("/v1/deal")
 def deal_route():
     req = requests.deal_request(_body("DealRequest"))
-    state, record = deal(req.variant, req.players, req.seed, req.dealer)
+    state, record = deal(req.variant, req.players, req.seed, req.dealer, hand=req.hand)
     return _json({"state": state.to_dict(), "deal": record})
 
 
@@ -375,7 +375,8 @@ def capabilities_route():
                   "variants": [v.id for v in all_variants()],
                   "vector_suite": {"name": SUITE, "version": SUITE_VERSION},
                   "endpoints": ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions",
-                                "tournaments", "views"]})
+                                "tournaments", "views"],
+                  "previews": {v.id: list(v.not_enforced) for v in all_variants() if v.status == "preview"}})
 
 
 @bp.get("/v1/variants")
@@ -384,7 +385,8 @@ def variants_route():
     for v in all_variants():
         whole = v.to_dict()
         listed.append({"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
-                       "sources": whole["sources"], "parameters": whole["parameters"]})
+                       "sources": whole["sources"], "parameters": whole["parameters"],
+                       "status": v.status, "not_enforced": list(v.not_enforced)})
     return _json({"variants": listed})
 
 

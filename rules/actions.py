@@ -88,13 +88,45 @@ class Announce:
 
 
 @dataclass(frozen=True)
+class Call:
+    """A player who is not to act calls for the top discard (the contract game's call out of turn)."""
+    player: str | None = None
+    type = "call"
+
+
+@dataclass(frozen=True)
+class Allow:
+    """The player to act lets ``caller``, whose call they judge the first, have the called discard."""
+    caller: str
+    player: str | None = None
+    type = "allow"
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """An infraction the table reports (``penalties.infractions``), charged to ``player``."""
+    infraction: str
+    player: str | None = None
+    type = "penalty"
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """``player`` challenges ``target``'s calls (``claim`` overcall) or first lay (``claim`` lay)."""
+    target: str
+    claim: str
+    player: str | None = None
+    type = "challenge"
+
+
+@dataclass(frozen=True)
 class TurnAction:
     actions: tuple[Action, ...]
     player: str | None = None
     type = "turn"
 
 
-Action = Union[Draw, MeldAction, Build, SwapJoker, Discard, Announce, Pass, TurnAction]
+Action = Union[Draw, MeldAction, Build, SwapJoker, Discard, Announce, Pass, Call, Allow, Penalty, Challenge, TurnAction]
 
 
 # -- the wire form ------------------------------------------------------------------------------
@@ -140,6 +172,10 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
     "discard": lambda data, who: Discard(parse_card(data["card"]), who),
     "announce": lambda data, who: Announce(int(data["count"]), who),
     "pass": lambda data, who: Pass(who),
+    "call": lambda data, who: Call(who),
+    "allow": lambda data, who: Allow(data["caller"], who),
+    "penalty": lambda data, who: Penalty(data["infraction"], who),
+    "challenge": lambda data, who: Challenge(data["target"], data["claim"], who),
     "turn": _turn,
 }
 
@@ -193,6 +229,14 @@ def action_to_dict(action: Action, nested: bool = False) -> dict[str, Any]:
         out = {"type": "announce", "count": action.count}
     elif isinstance(action, Pass):
         out = {"type": "pass"}
+    elif isinstance(action, Call):
+        out = {"type": "call"}
+    elif isinstance(action, Allow):
+        out = {"type": "allow", "caller": action.caller}
+    elif isinstance(action, Penalty):
+        out = {"type": "penalty", "infraction": action.infraction}
+    elif isinstance(action, Challenge):
+        out = {"type": "challenge", "target": action.target, "claim": action.claim}
     else:
         out = {"type": "turn", "actions": [action_to_dict(a) for a in action.actions]}
     if action.player is not None:

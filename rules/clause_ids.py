@@ -265,3 +265,9 @@ REFEREE_SETTLEMENT_KALOOKIE_PAYMENT: Final[str] = "referee.settlement_kalookie_p
 REFEREE_SETTLEMENT_PAYMENTS_BALANCE: Final[str] = "referee.settlement_payments_balance"  # outcome, game
 REFEREE_SETTLEMENT_VOID_PENALTY: Final[str] = "referee.settlement_void_penalty"  # outcome, game
 REFEREE_SETTLEMENT_VOID_PAYMENT: Final[str] = "referee.settlement_void_payment"  # outcome, game
+
+# -- jokers (referee-clauses.yaml)
+REFEREE_JOKER_NEVER_RELEASED: Final[str] = "referee.joker_never_released"  # action, hand
+
+# -- building (referee-clauses.yaml)
+REFEREE_RUN_COMPLETE_SUIT: Final[str] = "referee.run_complete_suit"  # action, hand

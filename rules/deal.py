@@ -9,7 +9,11 @@ is completed under it (the cards below the cut first), and a shown joker goes to
 then passed over once in the last round of dealing; elsewhere the cut is recorded and, as it moves
 no card that matters, not applied.  The dealer then deals clockwise from the player on the dealer's
 left, one card at a time or in rounds of the variant's packets, until everyone has the variant's
-number of cards for that many players; the pack is dealt from its first card.  If the variant turns
+number of cards for that many players (in a contract game, for the hand number: the hand's row of
+the variant's contract table); the pack is dealt from its first card.  Where the variant rewards a
+dealer who cuts exactly the cards to be dealt (``deal.dealer_cut_bonus``) the dealer cuts, at the
+same seeded count as above; the record gives the count and the bonus (players x cards each, the
+upcard not counted), which a game adds to the dealer's total; the cut moves no card that matters.  If the variant turns
 an upcard, the next card starts the discard pile; the rest, in order, is the stock (first card on
 top).  Where the dealer has the upcard option the dealer acts first.
 """
@@ -33,15 +37,31 @@ class DealRecord(TypedDict):
     first_to_play: str
     cut_by: str
     cards_each: int
+    pack: dict[str, int]                    # the packs and jokers of this table
     upcard: str | None
     cut_shows: NotRequired[str]             # where the cut is shown (``deal.joker_on_cut``)
     cutter_keeps_joker: NotRequired[bool]
+    hand_number: NotRequired[int]           # a contract game's hand
+    dealer_cut: NotRequired[int]            # the cards the dealer cut (``deal.dealer_cut_bonus``)
+    dealer_cut_bonus: NotRequired[int]      # the bonus it earned (0 unless exact)
+
+
+def cut_count(seed: str, pack_size: int) -> int:
+    """How many cards a seeded cut lifts: ``4 + x mod (n - 7)`` (see the module's text)."""
+    return 4 + seeded_number(seed, "cut") % (pack_size - 7)
 
 
 def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | None = None,
-         scores: dict[str, int] | None = None) -> tuple[State, DealRecord]:
-    """The state at the start of a hand, and a record of how it was dealt."""
+         scores: dict[str, int] | None = None, hand: int | None = None) -> tuple[State, DealRecord]:
+    """The state at the start of a hand (hand number ``hand`` of a contract game: its first hand
+    when not given), and a record of how it was dealt."""
     problems = []
+    contract = variant.rules.contract
+    if contract is None and hand is not None:
+        problems.append(Problem("/hand", "this variant does not number its hands (it has no contracts)"))
+    elif contract is not None and hand is not None and not contract.first <= hand <= contract.last:
+        problems.append(Problem("/hand", f"the hands of this game are numbered {contract.first} to {contract.last}"))
+    number = (hand or contract.first) if contract is not None else 0
     if len(set(players)) != len(players):
         problems.append(Problem("/players", "player ids must be unique"))
     lo, hi = variant.rules.players.min, variant.rules.players.max
@@ -54,16 +74,17 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
         raise MalformedInput(problems)
     dealer = dealer if dealer is not None else players[-1]
     seed = seed_text(seed)
-    cards = shuffled(pack_order(variant.rules.pack.decks, variant.rules.pack.jokers), seed, "deal")
     n = len(players)
+    table_pack = variant.rules.pack_for(n)
+    cards = shuffled(pack_order(table_pack.decks, table_pack.jokers), seed, "deal")
     start = (players.index(dealer) + 1) % n
     order = [players[(start + k) % n] for k in range(n)]
     cutter = players[(players.index(dealer) - 1) % n]
-    each = variant.cards_for(n)
+    each = variant.cards_for(n, number)
     hands: dict[str, list[Card]] = {pid: [] for pid in players}
     shown = None
     if variant.rules.deal.joker_on_cut:
-        cut = 4 + seeded_number(seed, "cut") % (len(cards) - 7)
+        cut = cut_count(seed, len(cards))
         shown = cards[cut - 1]
         cards = cards[cut:] + cards[:cut]
         if shown.is_joker:
@@ -85,12 +106,19 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
         players=tuple(Player(pid, canonical(hands[pid]), score=int(scores.get(pid, 0))) for pid in players),
         dealer=dealer, to_act=dealer if option else order[0], phase=Phase.DRAW, stock=tuple(cards[pos:]),
         discard=discard, first_play=True, seed=seed, dealer_option=option,
-        first_round=variant.rules.draw.free_discard_first_round)
+        first_round=variant.rules.draw.free_discard_first_round, hand_number=number)
     assert not check_state(state, variant), check_state(state, variant)
     record: DealRecord
     record = {"algorithm": ALGORITHM, "seed": seed, "dealer": dealer, "first_to_play": state.to_act,
-              "cut_by": cutter, "cards_each": each,
+              "cut_by": cutter, "cards_each": each, "pack": {"decks": table_pack.decks, "jokers": table_pack.jokers},
               "upcard": discard[0].code if discard else None}
+    if number:
+        record["hand_number"] = number
+    bonus = variant.rules.deal.dealer_cut_bonus
+    if bonus is not None:
+        record["cut_by"] = dealer
+        record["dealer_cut"] = cut_count(seed, len(cards))
+        record["dealer_cut_bonus"] = bonus if record["dealer_cut"] == n * each else 0
     if shown is not None:
         record["cut_shows"] = shown.code
         record["cutter_keeps_joker"] = shown.is_joker

@@ -9,9 +9,19 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import search
-from .actions import Action, Announce, Build, Discard, Draw, MeldAction, Pass, SwapJoker, TurnAction
+from .actions import (Action, Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, Pass, Penalty,
+                      SwapJoker, TurnAction)
 from .cards import JOKER, UNSEEN, Card, seen
 from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN_OPENING,
+                         CALL_ALLOWED_CALL_EFFECTS, CALL_DEAD_AFTER_STOCK_PLUCK, CALL_ELIGIBILITY,
+                         CALL_FIRST_CALLER_PRIORITY, CALL_LAID_DOWN_TURN_PLAYER_MUST_ALLOW,
+                         CALL_LIMIT_THREE_PER_HAND, CALL_NOT_BEFORE_CARD_LANDS,
+                         CALL_OVERCALL_CHALLENGE, CALL_TURN_PLAYER_ALLOWS_OR_REFUSES,
+                         DISCARD_JAMAICAN_JOKER_FORBIDDEN, PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS,
+                         PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD, PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
+                         TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY, DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                         INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST, JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
+                         REFEREE_JOKER_NEVER_RELEASED,
                          BUILD_RUN_MAX_TWO_PER_END_PER_TURN, BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
                          DRAW_DEALER_UPCARD_OPTION, DRAW_DISCARD_ONLY_WITH_INITIAL_MELD, DRAW_ONLY_TOP_CARD,
                          DRAW_UK_DISCARD_NOT_AS_GOER, GO_OUT_FINAL_DISCARD_REQUIRED, INITIAL_MELD_MINIMUM_40,
@@ -29,8 +39,8 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
 from .clauses import Cited, citation
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
-from .melds import (Failure, Meld, MeldDict, Slot, Token, extend_run, extend_set, is_identical,
-                    meld_value, read_meld, set_order)
+from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, extend_run, extend_set,
+                    is_identical, meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
 from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, replace, unaccounted
@@ -177,6 +187,14 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
         return _announce(variant, state, action, actor, events)
     if isinstance(action, Pass):
         return _pass(variant, state, actor, events)
+    if isinstance(action, Call):
+        return _call(variant, state, actor, events)
+    if isinstance(action, Allow):
+        return _allow(variant, state, action, actor, events)
+    if isinstance(action, Penalty):
+        return _penalty(variant, state, action, actor, events)
+    if isinstance(action, Challenge):
+        return _challenge(variant, state, action, actor, events, at)
     if isinstance(action, Draw):
         return _draw(variant, state, action, events, at)
     if isinstance(action, MeldAction):
@@ -199,15 +217,15 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
         raise Illegal(BUILD_NONE_AFTER_SOMEONE_GOES_OUT,
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     actor = _actor(state, action, at)
-    if isinstance(action, Announce):
-        return actor  # owed by the player who discarded, whoever is to act (see _announce)
+    if isinstance(action, (Announce, Call, Penalty, Challenge)):
+        return actor  # made whoever is to act (see _announce, _call, _penalty, _challenge)
     if actor != state.to_act:
         raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s")
     turn = state.turn
     if turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
                       f"the released joker must be placed in {_released_joker_goes(variant)} before anything else")
-    if isinstance(action, (Pass, Draw)):
+    if isinstance(action, (Pass, Draw, Allow)):
         return actor  # the draw phase's own actions (their handlers check the phase)
     if state.phase != Phase.PLAY:
         clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
@@ -269,6 +287,9 @@ def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> No
     if not hand:
         raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
                       "a player must keep one card to discard: going out ends with a discard")
+    if not variant.rules.discarding.joker and all(c.is_joker for c in hand):
+        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                      "the card kept to discard cannot be a joker: a joker is never discarded")
     if len(hand) < 2 and state.current.barred:
         raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                       "a player who did not announce their last cards may not go out on this turn")
@@ -305,6 +326,16 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         events.append(ev.AnnouncementMissed(silent))
     player = state.current
     must_open, must_use = False, None
+    if state.calls:  # a call waits: allow it, or (not laid down) take the card, which refuses it
+        if player.opened:
+            raise Illegal(CALL_LAID_DOWN_TURN_PLAYER_MUST_ALLOW,
+                          f"{player.id} has laid down and must allow the call of {', '.join(state.calls)} before plucking")
+        if action.source == "stock":
+            raise Illegal(CALL_TURN_PLAYER_ALLOWS_OR_REFUSES,
+                          "with a call waiting the player to act either allows it or refuses it by taking the discard")
+        state = replace(state, calls=())
+    if state.stock_owed and action.source != "stock":
+        raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "having allowed a call, the player to act plucks from the stock")
     if action.source == "stock":
         if state.dealer_option:
             raise Illegal(DRAW_DEALER_UPCARD_OPTION,
@@ -328,8 +359,13 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
             raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
         taken = variant.rules.draw.taken_discard
+        if player.opened and not variant.rules.draw.discard_after_opening:
+            raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                          f"{player.id} has laid down and may no longer take the discard: draw from the stock")
         if state.dealer_option:
             pass  # the dealer's exchange: no obligation comes with it
+        elif not player.opened and variant.rules.draw.discard_before_opening == "free":
+            pass  # taken freely before laying down, with nothing owed
         elif not player.opened:
             free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
                     or (state.first_round and variant.rules.draw.free_discard_first_round))
@@ -360,12 +396,142 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
                    turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
-                                must_use=must_use), **pile)
+                                must_use=must_use), stock_owed=False, **pile)
 
 
 def _source(source: str) -> Source:
     """The turn record's source of a draw (``_draw`` reads anything but the stock as the discard pile)."""
     return Source.STOCK if source == "stock" else Source.DISCARD
+
+
+# -- calls out of turn (the contract game) -------------------------------------------------------
+
+def _call(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
+    """A player who is not to act calls for the top discard (``rules.calling``); the player to act
+    then allows a call (``_allow``) or, not laid down, refuses it by taking the card (``_draw``)."""
+    rules = variant.rules.calling
+    if not rules.per_hand:
+        raise Illegal(CALL_ELIGIBILITY, "this variant has no calls out of turn")
+    if state.phase == Phase.PLAY:
+        if state.turn.source == "stock":
+            raise Illegal(CALL_DEAD_AFTER_STOCK_PLUCK,
+                          f"{state.to_act} has plucked from the stock: the last discard is dead and cannot be called")
+        raise Illegal(CALL_NOT_BEFORE_CARD_LANDS,
+                      f"{state.to_act} is playing: a card is called only once it lies discarded on the pile")
+    if state.stock_owed:
+        raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "the called discard went to its caller; the card beneath it is "
+                                                 "no fresh discard and cannot be called")
+    if not state.discard or state.first_play:
+        raise Illegal(CALL_NOT_BEFORE_CARD_LANDS,
+                      "no player's discard lies on the pile to be called (the upcard is no player's discard)")
+    caller = state.player(actor)
+    n = len(state.players)
+    discarder = state.players[(state.index(state.to_act) - 1) % n].id
+    if actor == state.to_act:
+        raise Illegal(CALL_ELIGIBILITY, "the player to act takes the discard by plucking it, not by calling")
+    if actor == discarder:
+        raise Illegal(CALL_ELIGIBILITY, "a player does not call back their own discard")
+    if caller.opened:
+        raise Illegal(CALL_ELIGIBILITY, f"{actor} has laid down and can no longer call")
+    if actor in state.calls:
+        raise Illegal(CALL_ELIGIBILITY, f"{actor} has already called this discard")
+    if caller.calls >= rules.per_hand:
+        raise Illegal(CALL_LIMIT_THREE_PER_HAND, f"{actor} has made {caller.calls} calls in this deal, "
+                                                 f"the most a player may make")
+    if len(state.stock) < rules.penalty_cards + 1:
+        raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "the stock cannot give a caller the penalty card and the "
+                                                 "player to act a pluck: no call now")
+    events.append(ev.Called(actor, state.discard[0].code))
+    return replace(state, calls=state.calls + (actor,))
+
+
+def _allow(variant: Variant, state: State, action: Allow, actor: str, events: list[ev.Event]) -> State:
+    """The player to act lets ``action.caller`` (the first caller, as the player to act judges)
+    have the discard: the caller takes it and the penalty cards from the stock, laying and
+    discarding nothing; the player to act then plucks from the stock."""
+    if state.phase != Phase.DRAW or not state.calls:
+        raise Illegal(CALL_TURN_PLAYER_ALLOWS_OR_REFUSES, "no call is waiting to be allowed")
+    if action.caller not in state.calls:
+        raise Illegal(CALL_FIRST_CALLER_PRIORITY, f"{action.caller} has not called this discard "
+                                                  f"(the callers: {', '.join(state.calls)})")
+    k = variant.rules.calling.penalty_cards
+    card, penalty = state.discard[0], state.stock[:k]
+    caller = state.player(action.caller)
+    state = state.with_player(caller.id, hand=caller.hand + (card,) + penalty, calls=caller.calls + 1)
+    events.append(ev.CallAllowed(actor, caller.id, card.code))
+    return replace(state, discard=state.discard[1:], stock=state.stock[k:], calls=(), stock_owed=True)
+
+
+# -- penalties and challenges (told to the referee after the fact) ---------------------------------
+
+def _penalty(variant: Variant, state: State, action: Penalty, actor: str, events: list[ev.Event]) -> State:
+    """An infraction the table reports against ``actor``: ``penalties.points`` added to their total,
+    where the variant (or a house rule) lists the infraction."""
+    rules = variant.rules.penalties
+    if action.infraction not in rules.infractions:
+        clause = (TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY if action.infraction.startswith("missing_")
+                  else PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS)
+        raise Illegal(clause, f"{action.infraction} carries no penalty at this table "
+                              f"(penalties: {', '.join(rules.infractions) or 'none'})")
+    offender = state.player(actor)
+    events.append(ev.Penalized(actor, action.infraction, rules.points))
+    return state.with_player(actor, score=offender.score + rules.points)
+
+
+def _challenge(variant: Variant, state: State, action: Challenge, actor: str, events: list[ev.Event],
+               at: str) -> State:
+    """``actor`` challenges ``action.target``: an over-call (more calls than ``calling.per_hand``,
+    before the target has begun to lay) or an incorrect first lay (the target's melds are not the
+    hand's contract).  Upheld, the target takes the sanction; wrong, the challenger takes
+    ``penalties.points``."""
+    if action.target not in {p.id for p in state.players}:
+        raise MalformedInput(Problem(at + "/target", f"{action.target!r} is not a player in the state"))
+    rules = variant.rules.penalties
+    target = state.player(action.target)
+    challenger = state.player(actor)
+    if actor == target.id:
+        raise Illegal(CALL_OVERCALL_CHALLENGE, "a player does not challenge themselves")
+    if action.claim == "overcall":
+        per_hand = variant.rules.calling.per_hand
+        if not per_hand:
+            raise Illegal(CALL_OVERCALL_CHALLENGE, "this variant has no calls out of turn")
+        if target.opened:
+            raise Illegal(CALL_OVERCALL_CHALLENGE,
+                          f"{target.id} has begun to lay and can no longer be challenged for an over-call")
+        excess = target.calls - per_hand
+        if excess <= 0:
+            events.append(ev.Penalized(actor, "wrong_challenge", rules.points))
+            return state.with_player(actor, score=challenger.score + rules.points)
+        if rules.overcall == "bar":
+            events.append(ev.Penalized(target.id, "over_call", None, barred=True))
+            return state.with_player(target.id, calls=per_hand, lay_barred=True)
+        events.append(ev.Penalized(target.id, "over_call", rules.points * excess))
+        return state.with_player(target.id, calls=per_hand, score=target.score + rules.points * excess)
+    contract = variant.rules.contract
+    if contract is None or not target.opened:
+        raise Illegal(PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
+                      f"{target.id} has laid no contract to challenge")
+    own = [m for m in state.melds if m.owner == target.id]
+    if contract_failure(variant, state.hand_number, [m.meld for m in own]) is None:
+        events.append(ev.Penalized(actor, "wrong_challenge", rules.points))
+        return state.with_player(actor, score=challenger.score + rules.points)
+    # the lay is picked up: its cards go back to the hand
+    picked = tuple(c for m in own for c in m.meld.cards)
+    hand = target.hand + picked
+    gone = {m.id for m in own}
+    state = replace(state, melds=tuple(m for m in state.melds if m.id not in gone))
+    before_discard = state.to_act == target.id and state.phase == Phase.PLAY and state.turn.opened_this_turn
+    if before_discard:
+        # found before the discard: no penalty if the player can still lay the contract from what they hold
+        turn = replace(state.turn, opened_this_turn=False,
+                       builds=tuple(b for b in state.turn.builds if b[0] not in gone))
+        state = replace(state, turn=turn)
+        fixable = bool(search.contract_openings(variant, hand, state.hand_number, limit=1).openings)
+        points = 0 if fixable else rules.points
+        events.append(ev.Penalized(target.id, "incorrect_lay", points))
+        return state.with_player(target.id, hand=hand, opened=False, score=target.score + points)
+    events.append(ev.Penalized(target.id, "incorrect_lay", rules.points, barred=True))
+    return state.with_player(target.id, hand=hand, opened=False, lay_barred=True, score=target.score + rules.points)
 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
@@ -397,6 +563,17 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
         if isinstance(reading, Failure):
             raise Illegal.of(reading)
         melds.append(reading)
+    contract = variant.rules.contract
+    if contract is not None:
+        if player.lay_barred and any(not p.opened for p in state.players if p.id != player.id):
+            raise Illegal(PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD,
+                          f"{player.id} is barred from laying until every other player has laid (a penalty)")
+        if player.opened and not contract.later_melds:
+            raise Illegal(INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST,
+                          "after the contract a player only tacks cards onto melds on the table")
+        failure = contract_failure(variant, state.hand_number, melds) if not player.opened else None
+        if failure is not None:
+            raise Illegal.of(failure)
     tokens = [t for spec in action.melds for t in spec.tokens]
     state, _ = _use_cards(variant, state, tokens, "meld")
     total = sum(meld_value(m, variant) for m in melds)
@@ -405,7 +582,7 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
         state = replace(state, turn=replace(state.turn, must_use=None))
     opening = not player.opened
     if opening:
-        state = state.with_player(player.id, opened=True)
+        state = state.with_player(player.id, opened=True, lay_barred=False)
         state = replace(state, turn=replace(state.turn, opened_this_turn=True))
     opened_at = len(events)
     taken = {m.id for m in state.melds}
@@ -452,6 +629,10 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
     target = _table_meld(state, action.meld, at)
     meld = target.meld
     end = action.end
+    if (not variant.rules.building.jokers_on_others and target.owner != player.id
+            and any(t.card.is_joker for t in action.tokens)):
+        raise Illegal(JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
+                      f"a joker goes only on the player's own melds; {target.id} is {target.owner}'s")
     if meld.kind == "run":
         if end is None:
             fits = {e: extend_run(meld, action.tokens, e, variant) for e in ("low", "high")}
@@ -507,7 +688,10 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Eve
     player = state.current
     rules = variant.rules.joker_reuse
     if not rules.allowed:
-        raise Illegal(MELD_PERMANENT_NO_REARRANGEMENT, "melded jokers cannot be taken back in this variant")
+        held = _table_meld(state, action.meld, at).meld.jokers
+        raise Illegal(REFEREE_JOKER_NEVER_RELEASED if held else MELD_PERMANENT_NO_REARRANGEMENT,
+                      "melded jokers cannot be taken back in this variant" if held
+                      else "that meld holds no joker; melds cannot be rearranged")
     if rules.requires_opening and not player.opened:
         raise Illegal(JOKER_REUSE_REQUIRES_OPENING, "only a player who has opened may exchange for a joker")
     target = _table_meld(state, action.meld, at)
@@ -622,6 +806,8 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
     player = state.current
     hand = _take(variant, state, player.hand, [action.card], "discard")
+    if action.card.is_joker and not variant.rules.discarding.joker:
+        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN, "a joker may never be discarded")
     events.append(ev.Discarded(player.id, action.card.code))
     discard = (action.card,) + state.discard
     if not hand:
@@ -658,7 +844,8 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
 def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event]) -> State:
     """Settle a won hand under the variant's scoring model (rules/settlement.py): the result, each
     player's new total, the call-up or kalookie event."""
-    kalookie = state.turn.opened_this_turn
+    kalookie = state.turn.opened_this_turn and not (
+        variant.rules.kalookie.first_down_only and any(p.opened for p in state.players if p.id != winner))
     if any(UNSEEN in p.hand for p in state.players):
         # the penalties depend on cards nobody listed: the hand ends unsettled (``adjudicate`` says so)
         events.append(ev.Kalookie(winner) if kalookie else ev.CalledUp(winner))

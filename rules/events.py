@@ -39,6 +39,31 @@ class Drew(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Called(Event):
+    type = "called"
+    player: str
+    card: str                      # the top discard called
+
+
+@dataclass(frozen=True, slots=True)
+class CallAllowed(Event):
+    type = "call_allowed"
+    player: str                    # the player to act, who allowed it
+    caller: str
+    card: str                      # the called discard (the penalty card from the stock is not named)
+
+
+@dataclass(frozen=True, slots=True)
+class Penalized(Event):
+    type = "penalized"
+    optional = frozenset({"points"})
+    player: str
+    reason: str                    # the infraction, over_call, incorrect_lay or wrong_challenge
+    points: int | None = None      # the points added to the player's total (none where the sanction is a bar)
+    barred: bool = False           # barred from laying until every other player has laid
+
+
+@dataclass(frozen=True, slots=True)
 class Passed(Event):
     type = "passed"
     player: str
@@ -179,6 +204,6 @@ class GameWon(Event):
 
 
 EVENT_TYPES: tuple[type[Event], ...] = (
-    Drew, Passed, Opened, Melded, Built, SetClosed, JokerReleased, Discarded, Announced, AnnouncementMissed,
-    StockReshuffled, HandVoid, CalledUp, Kalookie, HandDealt, Eliminated, BuyInOffered, BoughtIn, MovedToNewTable,
-    GameWon)
+    Drew, Called, CallAllowed, Penalized, Passed, Opened, Melded, Built, SetClosed, JokerReleased, Discarded,
+    Announced, AnnouncementMissed, StockReshuffled, HandVoid, CalledUp, Kalookie, HandDealt, Eliminated, BuyInOffered,
+    BoughtIn, MovedToNewTable, GameWon)

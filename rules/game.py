@@ -201,13 +201,28 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     return game, {**record, "events": [e.to_dict() for e in events]}
 
 
+def hands_won(game: Game) -> int:
+    """Hands of the game that were played out (a void hand is dealt again: it does not count)."""
+    return sum(1 for row in game.sheet if row.get("how") != "void")
+
+
 def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[ev.Event]]:
+    """Deal the game's next hand: in a contract game the next hand of the contract table (the same
+    hand again after a void one), the dealer's exact cut earning its bonus (``deal.dealer_cut_bonus``)."""
     ids = [p.id for p in game.active]
     scores = {p.id: p.score for p in game.active}
     hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
-    state, record = deal(hand_variant, ids, seed, game.dealer, scores)
-    return (replace(game, hand=state, phase="hand"),
-            [ev.HandDealt(game.hands_played + 1, game.dealer, record["seed"])])
+    contract = variant.rules.contract
+    number = contract.first + hands_won(game) if contract is not None else None
+    state, record = deal(hand_variant, ids, seed, game.dealer, scores, hand=number)
+    events: list[ev.Event] = [ev.HandDealt(game.hands_played + 1, game.dealer, record["seed"])]
+    bonus = record.get("dealer_cut_bonus", 0)
+    if bonus:
+        total = game.player(game.dealer).score + bonus
+        game = game.with_player(game.dealer, score=total)
+        state = state.with_player(game.dealer, score=total)
+        events.append(ev.Penalized(game.dealer, "exact_cut_bonus", bonus))
+    return replace(game, hand=state, phase="hand"), events
 
 
 # -- reading a game -----------------------------------------------------------------------------
@@ -545,20 +560,30 @@ def _clockwise_from_left_of(game: Game, pid: str) -> list[str]:
 
 def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Game:
     active = game.active
+    contract = variant.rules.contract
+    if contract is not None and hands_won(game) >= contract.last - contract.first + 1:
+        # a game of a fixed number of hands: the lowest total wins (a tie for it: no single winner)
+        lowest = min(p.score for p in active)
+        best = [p.id for p in active if p.score == lowest]
+        return _game_over(game, best[0] if len(best) == 1 else None, events)
     if len(active) <= 1:
-        winner = active[0].id if active else game.last_winner
-        events.append(ev.GameWon(winner, game.pool))
-        row: SheetRow = game.sheet[-1].copy() if game.sheet else {}
-        row["game_winner"] = winner
-        row["settlement"] = game_settlement(game.players, game.pool, winner)
-        return replace(game, phase="over", winner=winner, buy_in_queue=(), buy_in_score=None,
-                       sheet=game.sheet[:-1] + (row,) if game.sheet else game.sheet)
+        return _game_over(game, active[0].id if active else game.last_winner, events)
     dealer = game.dealer
     if game.last_hand != "void":
         dealer = game.next_active_left_of(game.dealer)
     elif game.player(dealer).out:
         dealer = game.next_active_left_of(dealer)
     return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
+
+
+def _game_over(game: Game, winner: str | None, events: list[ev.Event]) -> Game:
+    """The game ends: ``winner`` (None where nobody won outright) takes the pool."""
+    events.append(ev.GameWon(winner, game.pool))
+    row: SheetRow = game.sheet[-1].copy() if game.sheet else {}
+    row["game_winner"] = winner
+    row["settlement"] = game_settlement(game.players, game.pool, winner)
+    return replace(game, phase="over", winner=winner, buy_in_queue=(), buy_in_score=None,
+                   sheet=game.sheet[:-1] + (row,) if game.sheet else game.sheet)
 
 
 def apply_game_action(variant: Variant, game: Game, action: GameAction, events: list[ev.Event]) -> Game:

@@ -1,4 +1,4 @@
-"""Listing the legal actions of the player to act.
+"""Listing the legal actions of the player to act (and the calls out of turn other seats may make).
 
 Candidates come from the search (``rules.search.candidates``) as typed actions in canonical form;
 each is put to the engine (``adjudicate``), so that every listed action is one the referee accepts:
@@ -31,8 +31,9 @@ from .state import Phase, State
 from .variant import Variant
 
 DEFAULT_CAP = 400
-BASIC = ("announce", "pass", "draw", "discard")
-TYPE_ORDER = {"announce": 0, "pass": 1, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
+BASIC = ("announce", "call", "allow", "pass", "draw", "discard")
+TYPE_ORDER = {"announce": 0, "call": 0, "allow": 1, "pass": 1, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4,
+              "discard": 5}
 
 
 def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify_all: bool = False) -> dict[str, Any]:

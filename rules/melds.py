@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence, TypedDict
 
 from .cards import JOKER, SUITS, Card, CardError, parse_card, parse_rank, rank_code
-from .clause_ids import (BUILD_RUN_EXTEND_AT_ENDS, BUILD_SET_TO_FOUR_CARDS,
+from .clause_ids import (BUILD_RUN_EXTEND_AT_ENDS, BUILD_SET_TO_FOUR_CARDS, INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST,
+                         MELD_JAMAICAN_SEVERAL_3S_DISTINCT_RANKS, MELD_JAMAICAN_SEVERAL_4S_DISTINCT_SUITS,
+                         REFEREE_RUN_COMPLETE_SUIT,
                          JOKER_DECLARE_NATURAL_PLUS_TWO_JOKERS, JOKER_DECLARE_RUN_END_JOKER,
+                         JOKER_JAMAICAN_3_NEEDS_TWO_NATURALS, JOKER_JAMAICAN_NO_ADJACENT_JOKERS_IN_4,
                          JOKER_SET_JOKER_SUIT_UNDECLARED, JOKER_WILD_FOR_ANY_CARD, MELD_RUN_ACE_HIGH_ONLY,
                          MELD_RUN_ACE_HIGH_OR_LOW_NOT_BOTH, MELD_RUN_THREE_PLUS_SAME_SUIT,
                          MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET,
@@ -188,6 +191,9 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     rank = naturals[0].rank
     if len(tokens) < rules.min or len(tokens) > rules.max:
         return [], Failure(clause, f"a set has {rules.min} to {rules.max} cards, not {len(tokens)}")
+    if len(naturals) < rules.min_naturals:
+        return [], Failure(JOKER_JAMAICAN_3_NEEDS_TWO_NATURALS,
+                           f"a set holds at least {rules.min_naturals} natural cards, not {len(naturals)}")
     if rules.distinct_suits and len({c.suit for c in naturals}) < len(naturals):
         identical = len(set(naturals)) == 1 and len(tokens) == 3
         if not rules.identical_triples:
@@ -244,6 +250,12 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
             return [], Failure(JOKER_DECLARE_RUN_END_JOKER,
                                "a joker in a run stands for an exact card: declare it with its suit, e.g. JK(=9H)")
     readings, any_window = _read_run(naturals, jokers, suit, n, run_lines(variant))
+    if readings and not rules.adjacent_jokers:
+        apart = {k: m for k, m in readings.items() if not jokers_touch(m)}
+        if not apart:
+            return [], Failure(JOKER_JAMAICAN_NO_ADJACENT_JOKERS_IN_4,
+                               "two jokers may not stand side by side in a run")
+        readings = apart
     if readings:
         return list(readings.values()), None
     if not any_window:
@@ -263,6 +275,11 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     if any(j.rank == 14 for j in jokers) and _read_run(naturals, jokers, suit, n, elsewhere)[0]:
         return [], Failure(ACE_CLAUSE[rules.ace], "the ace cannot stand at that end of a run in this variant")
     return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for a card this run needs")
+
+
+def jokers_touch(meld: Meld) -> bool:
+    """Whether two jokers stand side by side in the run ``meld``."""
+    return any(a.is_joker and b.is_joker for a, b in zip(meld.slots, meld.slots[1:]))
 
 
 def _read_run(naturals: list[Card], jokers: list[Token], suit: str, n: int,
@@ -302,7 +319,10 @@ def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None)
     if kind == "set":
         return _set_readings(tokens, variant)
     if kind == "run":
-        return _run_readings(tokens, variant)
+        runs, run_fail = _run_readings(tokens, variant)
+        if len(runs) > 1 and not any(t.card.is_joker for t in tokens):
+            runs = [min(runs, key=lambda m: m.low)]  # a whole suit of naturals (see below)
+        return runs, run_fail
     # An explicit joker declaration fixes the kind: JK(=9) is a set joker, JK(=9H) a run joker.
     if any(t.declared and t.suit for t in tokens):
         return _run_readings(tokens, variant)
@@ -310,11 +330,17 @@ def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None)
         return _set_readings(tokens, variant)
     sets, set_fail = _set_readings(tokens, variant)
     runs, run_fail = _run_readings(tokens, variant)
+    if len(runs) > 1 and not any(t.card.is_joker for t in tokens):
+        # a whole suit of naturals, read with the ace low or high: the same cards, complete either
+        # way (nothing can be added to it), read with the ace low
+        runs = [min(runs, key=lambda m: m.low)]
     found = sets + runs
     if found:
         return found, None
     naturals = [t.card for t in tokens if not t.card.is_joker]
     same_rank = len(naturals) >= 1 and len({c.rank for c in naturals}) == 1
+    if same_rank and variant.rules.melds.set.min <= len(tokens) < variant.rules.melds.run.min:
+        return [], set_fail  # too short for a run: cards of one rank are read as a set
     same_suit = len({c.suit for c in naturals}) == 1
     if same_rank and not (same_suit and len(naturals) == 1):
         return [], set_fail
@@ -351,6 +377,8 @@ def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None
 def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) -> Meld | Failure:
     """``meld`` with ``tokens`` added at its ``low`` or ``high`` end."""
     k = len(tokens)
+    if len(meld.slots) >= 13:
+        return Failure(REFEREE_RUN_COMPLETE_SUIT, "the run holds the whole suit: nothing more can be added to it")
     ace = variant.rules.melds.run.ace
     may_low = ace in ("low", "high_or_low") and meld.high != 14
     may_high = ace in ("high", "high_or_low") and meld.low != 1
@@ -385,8 +413,10 @@ def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) 
             return Failure(JOKER_WILD_FOR_ANY_CARD, "a declared joker does not stand for the card this end needs")
         free.remove(r)
     slots = [Slot(placed.get(r, JOKER), r, meld.suit) for r in positions]
-    new = slots + list(meld.slots) if end == "low" else list(meld.slots) + slots
-    return Meld("run", tuple(new))
+    new = Meld("run", tuple(slots + list(meld.slots) if end == "low" else list(meld.slots) + slots))
+    if not variant.rules.melds.run.adjacent_jokers and jokers_touch(new):
+        return Failure(JOKER_JAMAICAN_NO_ADJACENT_JOKERS_IN_4, "two jokers may not stand side by side in a run")
+    return new
 
 
 def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | Failure:
@@ -412,6 +442,41 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
                            f"the set already holds a {rank_code(meld.rank)} of that suit")
         slots.append(Slot(t.card, meld.rank, t.card.suit))
     return Meld("set", tuple(sorted(slots, key=set_order)))
+
+
+def is_full_suit(meld: Meld) -> bool:
+    """A run holding all thirteen ranks of its suit."""
+    return meld.kind == "run" and len(meld.slots) == 13
+
+
+def contract_failure(variant: Variant, hand_number: int, melds: Sequence[Meld]) -> Failure | None:
+    """Why ``melds``, laid together as a player's first lay, are not the contract of hand
+    ``hand_number`` (``rules.contract``): exactly the hand's sets and runs, each possibly longer than
+    its minimum; where ``distinct``, the sets of different ranks and the runs of different suits; a
+    whole suit standing for the runs where the contract asks for ``full_suit_for_runs`` of them.
+    None when they are."""
+    contract = variant.rules.contract
+    if contract is None:
+        return None
+    wanted = contract.hand(hand_number)
+    sets = [m for m in melds if m.kind == "set"]
+    runs = [m for m in melds if m.kind == "run"]
+    whole = (contract.full_suit_for_runs is not None and wanted.runs == contract.full_suit_for_runs
+             and len(runs) == 1 and is_full_suit(runs[0]))
+    if len(sets) != wanted.sets or (len(runs) != wanted.runs and not whole):
+        def kinds(n_sets: int, n_runs: int) -> str:
+            return ", ".join(["3"] * n_sets + ["4"] * n_runs) or "nothing"
+        return Failure(INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST,
+                       f"the first lay of hand {hand_number} is its whole contract at once: "
+                       f"{kinds(wanted.sets, wanted.runs)}; this lay holds {kinds(len(sets), len(runs))}")
+    if contract.distinct:
+        ranks = [m.rank for m in sets]
+        if len(set(ranks)) < len(ranks):
+            return Failure(MELD_JAMAICAN_SEVERAL_3S_DISTINCT_RANKS, "a player's 3s must be of different ranks")
+        suits = [m.suit for m in runs]
+        if len(set(suits)) < len(suits):
+            return Failure(MELD_JAMAICAN_SEVERAL_4S_DISTINCT_SUITS, "a player's 4s must be of different suits")
+    return None
 
 
 def tokens_of(codes: Iterable[str]) -> list[Token]:

@@ -33,6 +33,7 @@ class JokerDeclaration(StrEnum):
 class DiscardBeforeOpening(StrEnum):
     ONLY_WHEN_OPENING_THIS_TURN = "only_when_opening_this_turn"
     IN_OPENING = "in_opening"
+    FREE = "free"                     # taken before opening with no obligation (the contract game)
 
 
 class TakenDiscard(StrEnum):
@@ -72,6 +73,11 @@ class SeatingOrder(StrEnum):
     COUNTERCLOCKWISE = "counterclockwise"
 
 
+# the infractions a table may report for a penalty (``penalties.infractions``): a turn begun without
+# a pluck or ended without a discard, and the house rules' cards rested on the table, cards exposed
+# other than by laying, and an attempt to discard a joker
+INFRACTIONS = ("missing_pluck", "missing_discard", "rested_cards", "exposed_cards", "joker_discard")
+
 # -- the typed parameters -----------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +87,25 @@ class Players:
 
 
 @dataclass(frozen=True, slots=True)
+class PackSize:
+    decks: int
+    jokers: int
+
+
+@dataclass(frozen=True, slots=True)
 class Pack:
     decks: int
     jokers: int
+    by_players: Mapping[int, PackSize] | None = None   # another pack at a table of that many players
 
     @property
     def size(self) -> int:
         return 52 * self.decks + self.jokers
+
+    def for_players(self, players: int) -> "Pack":
+        """The pack a table of ``players`` plays with (``by_players``, else ``decks`` and ``jokers``)."""
+        other = self.by_players.get(players) if self.by_players is not None else None
+        return self if other is None else Pack(other.decks, other.jokers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +115,7 @@ class Deal:
     packets: tuple[int, ...] | None              # the deal in rounds of packets (None: one at a time)
     upcard: bool
     joker_on_cut: bool
+    dealer_cut_bonus: int | None = None          # points to a dealer whose cut is exactly the cards dealt
 
     def cards_for(self, players: int) -> int:
         """Cards dealt to each player at a table of ``players``."""
@@ -112,6 +131,7 @@ class Values:
     joker_in_hand: int
     low_ace_in_meld: int
     joker_set_each: int
+    red_ace: int | None = None   # a red ace (AH, AD) left in hand, where it differs from ``ace``
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +141,7 @@ class SetRules:
     distinct_suits: bool
     identical_triples: bool
     all_jokers: bool
+    min_naturals: int = 1        # natural cards a set needs at least (with ``all_jokers``: none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +149,7 @@ class RunRules:
     min: int
     ace: AcePlace
     joker_declaration: JokerDeclaration
+    adjacent_jokers: bool = True   # two jokers may stand side by side in a run
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +165,7 @@ class Draw:
     discard_before_opening: DiscardBeforeOpening
     taken_discard: TakenDiscard
     dealer_upcard_option: bool
+    discard_after_opening: bool = True   # a player who has opened may still take the discard
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +180,7 @@ class Building:
     requires_opening: bool
     max_per_run_end_per_turn: int | None
     max_per_run_per_turn: int | None
+    jokers_on_others: bool = True   # a joker may be added to another player's meld
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +202,53 @@ class GoingOut:
 class Kalookie:
     penalty_multiplier: int
     payment_multiplier: int
+    first_down_only: bool = False   # only the first player to lay, going out on that turn (the bend)
+
+
+@dataclass(frozen=True, slots=True)
+class Discarding:
+    joker: bool = True   # a joker may be discarded
+
+
+@dataclass(frozen=True, slots=True)
+class Calling:
+    per_hand: int = 0        # calls out of turn a player may make in a deal (0: no calling)
+    penalty_cards: int = 1   # cards a caller whose call is allowed draws from the stock besides the discard
+
+
+class Overcall(StrEnum):
+    POINTS = "points"   # penalty points for each call beyond the limit
+    BAR = "bar"         # barred from laying until every other player has laid
+
+
+@dataclass(frozen=True, slots=True)
+class Penalties:
+    points: int = 0                               # points a penalty costs
+    infractions: tuple[str, ...] = ()             # infractions a table may report for a penalty
+    overcall: Overcall = Overcall.POINTS          # the sanction of an over-call found by a challenge
+
+
+@dataclass(frozen=True, slots=True)
+class ContractHand:
+    """One hand of a contract game: the cards dealt and the melds its contract asks for."""
+    cards: int
+    sets: int
+    runs: int
+
+
+@dataclass(frozen=True, slots=True)
+class Contract:
+    """A contract in place of an opening minimum: hands ``first`` to ``last`` of ``hands`` are
+    played, each opening being exactly that hand's sets and runs laid at once."""
+    first: int
+    last: int
+    hands: Mapping[int, ContractHand]
+    distinct: bool                    # one player's sets are of different ranks, their runs of different suits
+    full_suit_for_runs: int | None    # a complete suit stands for this many runs, where the contract asks for them
+    later_melds: bool                 # new melds may be laid after the contract (else only tacking)
+
+    def hand(self, number: int) -> ContractHand:
+        return self.hands[number]
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,6 +319,21 @@ class Rules:
     stake_presets: Mapping[str, Stakes]
     game: GameRules
     tournament: TournamentRules | None   # None: the variant has no tournament format
+    discarding: Discarding = Discarding()
+    calling: Calling = Calling()
+    penalties: Penalties = Penalties()
+    contract: Contract | None = None    # a contract game (hands numbered, each with its contract)
+
+    def pack_for(self, players: int) -> Pack:
+        """The pack of a table of ``players``."""
+        return self.pack.for_players(players)
+
+    def cards_for(self, players: int, hand: int = 0) -> int:
+        """Cards dealt to each of ``players`` in hand number ``hand`` (a contract game's schedule;
+        0 where hands are not numbered)."""
+        if self.contract is not None and hand:
+            return self.contract.hand(hand).cards
+        return self.deal.cards_for(players)
 
 
 # -- marshmallow schemas: the parameters' shape, loaded into the types above --------------------
@@ -298,16 +384,31 @@ def _group(type_: type, **spec: fields.Field[Any]) -> fields.Nested:
     return fields.Nested(schema, required=True)
 
 
-class _CardsByPlayers(fields.Dict):
+def _optional(default: Any = None, **spec: Any) -> dict[str, Any]:
+    """A field a variant file may leave out (then ``default``): the later parameters, so that the
+    files written before them read as before."""
+    return dict(required=False, load_default=default, **spec)
+
+
+class _ByNumber(fields.Dict):
+    """A table keyed by a number written as a string ("5": ...): read with integer keys."""
+
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         if value is None:
             return None
-        entries: Callable[..., dict[str, int]] = super()._deserialize  # unannotated in marshmallow
+        entries: Callable[..., dict[str, Any]] = super()._deserialize  # unannotated in marshmallow
         out = entries(value, attr, data, **kwargs)
         return MappingProxyType({int(k): v for k, v in out.items()})
 
 
 class _Packets(fields.List[int]):
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        return tuple(super()._deserialize(value, attr, data, **kwargs))
+
+
+class _Names(fields.List[str]):
+    """A list of names, read as a tuple."""
+
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         return tuple(super()._deserialize(value, attr, data, **kwargs))
 
@@ -326,35 +427,44 @@ class _Presets(fields.Dict):
 class RulesSchema(_Group):
     type_ = Rules
     players = _group(Players, min=_int(2, 8), max=_int(2, 8))
-    pack = _group(Pack, decks=_int(1, 4), jokers=_int(0, 12))
+    pack = _group(Pack, decks=_int(1, 4), jokers=_int(0, 12),
+                  by_players=_ByNumber(keys=fields.String(validate=validate.Regexp(r"^[2-8]\Z")),
+                                       values=fields.Nested(type("PackSizeSchema", (_Group,), {
+                                           "type_": PackSize, "decks": _int(1, 4), "jokers": _int(0, 12)})),
+                                       **_optional(allow_none=True)))
     deal = _group(
         Deal, cards_each=_int(1, 20),
-        cards_by_players=_CardsByPlayers(keys=fields.String(validate=validate.Regexp(r"^[2-8]\Z")),
+        cards_by_players=_ByNumber(keys=fields.String(validate=validate.Regexp(r"^[2-8]\Z")),
                                          values=_Int(validate=validate.Range(min=1, max=20)),
                                          required=True, allow_none=True),
         packets=_Packets(_Int(validate=validate.Range(min=1, max=20)), required=True, allow_none=True,
                          validate=validate.Length(min=1, max=20)),
-        upcard=_bool(), joker_on_cut=_bool())
+        upcard=_bool(), joker_on_cut=_bool(),
+        dealer_cut_bonus=_Int(validate=validate.Range(min=-1000, max=1000), **_optional(allow_none=True)))
     values = _group(Values, ace=_int(0, 100), picture=_int(0, 100), joker_in_hand=_int(0, 100),
-                    low_ace_in_meld=_int(0, 100), joker_set_each=_int(0, 100))
+                    low_ace_in_meld=_int(0, 100), joker_set_each=_int(0, 100),
+                    red_ace=_Int(validate=validate.Range(min=0, max=100), **_optional(allow_none=True)))
     melds = fields.Nested(type("MeldsSchema", (_Group,), {
         "type_": Melds,
-        "set": _group(SetRules, min=_int(2, 4), max=_int(3, 8), distinct_suits=_bool(),
-                      identical_triples=_bool(), all_jokers=_bool()),
+        "set": _group(SetRules, min=_int(2, 4), max=_int(3, 30), distinct_suits=_bool(),
+                      identical_triples=_bool(), all_jokers=_bool(),
+                      min_naturals=_Int(validate=validate.Range(min=1, max=4), **_optional(1))),
         "run": _group(RunRules, min=_int(2, 5), ace=_choice(AcePlace),
-                      joker_declaration=_choice(JokerDeclaration)),
+                      joker_declaration=_choice(JokerDeclaration),
+                      adjacent_jokers=_Bool(**_optional(True))),
     }), required=True)
     draw = _group(Draw, first_play_free_upcard=_bool(), free_discard_first_round=_bool(),
                   discard_before_opening=_choice(DiscardBeforeOpening), taken_discard=_choice(TakenDiscard),
-                  dealer_upcard_option=_bool())
+                  dealer_upcard_option=_bool(), discard_after_opening=_Bool(**_optional(True)))
     opening = _group(Opening, minimum=_int(0, 500), kalookie_exempt=_bool(), counts_builds=_bool())
     building = _group(Building, requires_opening=_bool(), max_per_run_end_per_turn=_int(1, None, True),
-                      max_per_run_per_turn=_int(1, None, True))
+                      max_per_run_per_turn=_int(1, None, True), jokers_on_others=_Bool(**_optional(True)))
     joker_reuse = _group(JokerReuse, allowed=_bool(), requires_opening=_bool(),
                          run_joker_position=_choice(RunJokerPosition), set_exchange=_choice(SetExchange),
                          full_set_joker=_choice(FullSetJoker), released_into=_choice(ReleasedInto))
     going_out = _group(GoingOut, final_discard=_Bool(required=True, validate=validate.Equal(True)))
-    kalookie = _group(Kalookie, penalty_multiplier=_int(1, 4), payment_multiplier=_int(1, 4))
+    kalookie = _group(Kalookie, penalty_multiplier=_int(1, 4), payment_multiplier=_int(1, 4),
+                      first_down_only=_Bool(**_optional(False)))
     warning = _group(Warning, announce_at_most=_int(0, 20))
     stock = _group(Stock, reshuffles=_int(0, 5))
     scoring = _group(Scoring, model=_choice(ScoringModel), per_card=_int(0, 1_000_000),
@@ -370,6 +480,25 @@ class RulesSchema(_Group):
         "type_": TournamentRules, "table_seats": _int(2, 8), "tables_max": _int(1, 64),
         "semi_finals": _int(1, 16), "advance_per_semi_final": _int(1, 8),
     }), required=True, allow_none=True)
+    discarding = fields.Nested(type("DiscardingSchema", (_Group,), {"type_": Discarding, "joker": _bool()}),
+                               **_optional(Discarding()))
+    calling = fields.Nested(type("CallingSchema", (_Group,), {"type_": Calling, "per_hand": _int(0, 20),
+                                                             "penalty_cards": _int(0, 5)}),
+                            **_optional(Calling()))
+    penalties = fields.Nested(type("PenaltiesSchema", (_Group,), {
+        "type_": Penalties, "points": _int(0, 1000),
+        "infractions": _Names(fields.String(validate=validate.OneOf(INFRACTIONS)), required=True,
+                                validate=validate.Length(max=len(INFRACTIONS))),
+        "overcall": _choice(Overcall)}), **_optional(Penalties()))
+    contract = fields.Nested(type("ContractSchema", (_Group,), {
+        "type_": Contract, "first": _int(1, 20), "last": _int(1, 20),
+        "hands": _ByNumber(keys=fields.String(validate=validate.Regexp(r"^([1-9]|1[0-9]|20)\Z")),
+                           values=fields.Nested(type("ContractHandSchema", (_Group,), {
+                               "type_": ContractHand, "cards": _int(1, 20), "sets": _int(0, 6),
+                               "runs": _int(0, 6)})),
+                           required=True, validate=validate.Length(min=1, max=20)),
+        "distinct": _bool(), "full_suit_for_runs": _int(1, 6, True), "later_melds": _bool(),
+    }), **_optional(allow_none=True))
 
 
 RULES_SCHEMA = RulesSchema()

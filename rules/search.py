@@ -29,7 +29,7 @@ from collections import Counter
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
-from .actions import Action, Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
+from .actions import Action, Allow, Announce, Build, Call, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
 from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code, seen
 from .melds import Meld, Token, extend_run, extend_set, parse_token, run_lines
 from .state import Phase, State, TableMeld
@@ -155,7 +155,47 @@ def single_melds(hand: Sequence[Card], variant: Variant) -> list[Piece]:
     """Every canonical single meld the hand can make, in canonical order."""
     jokers = sum(1 for c in hand if c.is_joker)
     naturals = frozenset((c.rank, c.suit) for c in hand if not c.is_joker)
-    return _single_melds(naturals, jokers, variant)
+    pieces = _single_melds(naturals, jokers, variant)
+    melds = variant.rules.melds
+    if melds.set.distinct_suits and melds.set.min_naturals == 1 and melds.run.adjacent_jokers:
+        return pieces
+    # sets that may repeat a card, sets needing more than one natural, runs whose jokers may not touch
+    kept = [p for p in pieces if p.what == "run" and (melds.run.adjacent_jokers or not _jokers_touch(p.codes))]
+    if melds.set.distinct_suits:
+        kept += [p for p in pieces if p.what == "set"
+                 and sum(1 for c in p.codes if not c.startswith(JOKER_CODE)) >= melds.set.min_naturals]
+    else:
+        kept += _sets_repeating_cards(hand, jokers, variant)
+    return sorted(kept, key=lambda p: (p.what,) + p.codes)
+
+
+def _jokers_touch(codes: Sequence[str]) -> bool:
+    return any(a.startswith(JOKER_CODE) and b.startswith(JOKER_CODE) for a, b in zip(codes, codes[1:]))
+
+
+def _sets_repeating_cards(hand: Sequence[Card], jokers: int, variant: Variant) -> list[Piece]:
+    """Every set the hand can make where a set may hold the same card twice: each choice of the
+    naturals of one rank (how many of each suit), with jokers standing for that rank."""
+    rules = variant.rules.melds.set
+    by_rank: dict[int, Counter[str]] = {}
+    for c in hand:
+        if not c.is_joker:
+            by_rank.setdefault(c.rank, Counter())[c.suit] += 1
+    out: list[Piece] = []
+    for rank, held in sorted(by_rank.items()):
+        worth = _rank_value(rank, variant)
+        choices: list[list[str]] = [[]]
+        for suit in SUITS:
+            choices = [chosen + [_CODE[rank, suit]] * n for chosen in choices for n in range(held[suit] + 1)]
+        for chosen in choices:
+            m = len(chosen)
+            if m < rules.min_naturals:
+                continue
+            for k in range(0, min(jokers, rules.max - m) + 1):
+                if rules.min <= m + k <= rules.max:
+                    codes = tuple(chosen) + (_SET_JOKER[rank],) * k
+                    out.append(Piece("set", codes, worth * (m + k)))
+    return out
 
 
 def _single_melds(naturals: _Naturals, jokers: int, variant: Variant) -> list[Piece]:
@@ -448,6 +488,75 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
     return Found(out, cut)
 
 
+def contract_openings(variant: Variant, hand: Sequence[Card], hand_number: int, limit: int = OPENING_LIMIT,
+                      budget: Budget | None = None) -> Found:
+    """The first lays that are hand ``hand_number``'s contract (``rules.contract``), at most ``limit``:
+    exactly its sets (of different ranks, where ``distinct``) and runs (of different suits), or, where
+    the contract asks for ``full_suit_for_runs`` runs, a whole suit in their place; each leaving a
+    card to discard that is not a joker (the engine's ``contract_failure`` decides the same)."""
+    contract = variant.rules.contract
+    budget = budget if budget is not None else Budget()
+    if contract is None:
+        return Found([], False)
+    wanted = contract.hand(hand_number)
+    pieces = single_melds(hand, variant)
+    budget.left -= PIECE_COST * len(pieces)
+    runs = [p for p in pieces if p.what == "run"]
+    sets = [p for p in pieces if p.what == "set"]
+    shapes = [(wanted.sets, wanted.runs, runs)]
+    if contract.full_suit_for_runs is not None and wanted.runs == contract.full_suit_for_runs:
+        shapes.append((wanted.sets, 1, [p for p in runs if len(p.codes) == 13]))
+    left = Counter(c.code for c in hand)
+    out: list[list[Piece]] = []
+    cut = False
+
+    def key(piece: Piece) -> str | int:
+        """A run's suit, a set's rank (what ``distinct`` keeps apart)."""
+        token = _token(piece.codes[0])
+        if piece.what == "run":
+            return token.suit if token.card.is_joker else token.card.suit
+        return token.rank if token.card.is_joker else token.card.rank
+
+    def walk(pool: list[Piece], start: int, need: int, then: list[tuple[list[Piece], int]],
+             chosen: list[Piece], used: set[str | int]) -> None:
+        nonlocal cut
+        if len(out) >= limit:
+            cut = True
+            return
+        if need == 0:
+            if then:
+                (next_pool, next_need), rest = then[0], then[1:]
+                walk(next_pool, 0, next_need, rest, chosen, set())
+                return
+            rest_cards = [c for c, n in left.items() for _ in range(n)]
+            if rest_cards and any(c != JOKER_CODE for c in rest_cards):
+                out.append(list(chosen))
+            return
+        for i in range(start, len(pool)):
+            if budget.exhausted:
+                cut = True
+                return
+            budget.left -= 1
+            piece = pool[i]
+            k = key(piece)
+            if contract.distinct and k in used:
+                continue
+            need_cards = _needs(piece.codes)
+            if any(left[c] < n for c, n in need_cards.items()):
+                continue
+            for c, n in need_cards.items():
+                left[c] -= n
+            chosen.append(piece)
+            walk(pool, i + 1, need - 1, then, chosen, used | {k})
+            chosen.pop()
+            for c, n in need_cards.items():
+                left[c] += n
+
+    for n_sets, n_runs, run_pool in shapes:
+        walk(run_pool, 0, n_runs, [(sets, n_sets)], [], set())
+    return Found(out[:limit], cut)
+
+
 def opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card | None = None,
                      table: Sequence[TableMeld] = ()) -> bool:
     """Whether some combination of new melds from ``hand`` (and lay-offs onto ``table``, where they
@@ -545,6 +654,11 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
     player = state.current
     hand = seen(player.hand)  # what the seen cards allow (an unseen card is no candidate)
     if state.phase == Phase.DRAW:
+        # calls out of turn: the seats that may call the top discard, and the calls waiting
+        out.extend(Allow(caller) for caller in state.calls)
+        if variant.rules.calling.per_hand and state.discard and not state.first_play and not state.stock_owed:
+            out.extend(Call(p.id) for p in state.players
+                       if p.id != state.to_act and not p.opened and p.id not in state.calls)
         out.append(Draw("stock"))
         if state.discard:
             out.append(Draw("discard"))
@@ -560,12 +674,17 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
         hand = hand + (JOKER,) * pending
         held = {c.code: c for c in hand}
     counts = Counter(c.code for c in hand)
-    if player.opened:
+    contract = variant.rules.contract
+    if contract is not None and not player.opened:
+        found = contract_openings(variant, hand, state.hand_number, budget=budget)
+        cut = found.cut
+        out.extend(opening_action(combo) for combo in found.openings)
+    elif player.opened and (contract is None or contract.later_melds):
         melds = single_melds(hand, variant)
         if pending:
             melds = [p for p in melds if any(x.startswith(JOKER_CODE) for x in p.codes)]
         out.extend(MeldAction((MeldSpec(p.tokens, p.kind),)) for p in melds)
-    else:
+    elif not player.opened:
         found = openings(variant, hand, state.melds, state.turn.must_use, budget=budget, jokers_only=bool(pending))
         cut = found.cut
         out.extend(opening_action(combo) for combo in found.openings)
@@ -579,7 +698,8 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
             continue
         if meld.kind == "set":
             rank = meld.slots[0].rank
-            present = {s.suit for s in meld.slots if not s.is_joker}
+            present = ({s.suit for s in meld.slots if not s.is_joker}
+                       if variant.rules.melds.set.distinct_suits else set())
             missing = [_code(rank, s) for s in SUITS if s not in present]
             for code in missing:
                 if code in counts:

@@ -125,12 +125,12 @@ class Account(Protocol):
 # -- what cards are worth -----------------------------------------------------------------------
 
 def card_points(card: Card, values: Values) -> int:
-    """What a card left in a loser's hand is worth (``values``: the joker, the ace, the pictures; a
-    pip card its rank)."""
+    """What a card left in a loser's hand is worth (``values``: the joker, the ace (a red ace
+    ``red_ace`` where given), the pictures; a pip card its rank)."""
     if card.is_joker:
         return values.joker_in_hand
     if card.rank == 14:
-        return values.ace
+        return values.red_ace if values.red_ace is not None and card.suit in "HD" else values.ace
     if card.rank >= 10:
         return values.picture
     return card.rank

@@ -68,6 +68,8 @@ class Player:
     opened: bool = False
     score: int = 0
     barred: bool = False
+    calls: int = 0          # calls out of turn made in this deal (the contract game)
+    lay_barred: bool = False  # may not lay until every other player has laid (a penalty's consequence)
 
     @property
     def hidden(self) -> int:
@@ -77,10 +79,15 @@ class Player:
     def to_dict(self) -> dict[str, Any]:
         hidden = self.hidden
         listed = seen(self.hand) if hidden else self.hand
-        return {"id": self.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": self.opened,
-                "score": self.score, "barred": self.barred,
-                # written only for a hand given partly or wholly as a count, so full states read as before
-                **({"hidden": hidden} if hidden else {})}
+        out = {"id": self.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": self.opened,
+               "score": self.score, "barred": self.barred}
+        if hidden:  # written only for a hand given partly or wholly as a count, so full states read as before
+            out["hidden"] = hidden
+        if self.calls:
+            out["calls"] = self.calls
+        if self.lay_barred:
+            out["lay_barred"] = True
+        return out
 
 
 @dataclass(frozen=True)
@@ -180,6 +187,9 @@ class State:
     result: HandResult | None = None
     dealer_option: bool = False      # the dealer may still exchange a card for the upcard (or pass)
     first_round: bool = False        # no player's first turn of the deal has ended yet for some seats
+    hand_number: int = 0             # a contract game's hand (its contract and cards dealt); 0 elsewhere
+    calls: tuple[str, ...] = ()      # players calling the top discard, in the order the calls came
+    stock_owed: bool = False         # the player to act allowed a call and now plucks from the stock
 
     # -- lookups -----------------------------------------------------------------------------
     def index(self, player_id: str) -> int:
@@ -265,6 +275,9 @@ class State:
             "result": self.result.to_dict() if self.result else None,
             **({"dealer_option": True} if self.dealer_option else {}),
             **({"first_round": True} if self.first_round else {}),
+            **({"hand_number": self.hand_number} if self.hand_number else {}),
+            **({"calls": list(self.calls)} if self.calls else {}),
+            **({"stock_owed": True} if self.stock_owed else {}),
         }
 
     def card_counts(self) -> Counter[str]:
@@ -311,7 +324,9 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     get = data.get
     players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]) + (UNSEEN,) * p.get("hidden", 0),
                            opened=p.get("opened", False),
-                           score=int(p.get("score", 0)), barred=p.get("barred", False)) for p in data["players"]])
+                           score=int(p.get("score", 0)), barred=p.get("barred", False), calls=int(p.get("calls", 0)),
+                           lay_barred=p.get("lay_barred", False))
+                     for p in data["players"]])
     impossible: list[Problem] = []
     melds = []
     for i, raw in enumerate(get("melds") or ()):
@@ -329,7 +344,9 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
                   melds=tuple(melds), first_play=get("first_play", False), turn=turn, announcement=announcement,
                   reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
                   result=None if raw_result is None else _result(raw_result),
-                  dealer_option=get("dealer_option", False), first_round=get("first_round", False))
+                  dealer_option=get("dealer_option", False), first_round=get("first_round", False),
+                  hand_number=int(get("hand_number", 0)), calls=tuple(get("calls") or ()),
+                  stock_owed=get("stock_owed", False))
     problems = impossible + check_state(state, variant)
     if problems:
         raise ImpossibleState(problems)
@@ -382,7 +399,8 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     # Conservation of cards (counted by card object: cards are interned, so this is cheap).
     # A state with unseen cards (counts in place of listed cards) must list no card more often than
     # the pack holds it, and its listed cards and counts together must make the pack's size.
-    decks, jokers = rules.pack.decks, rules.pack.jokers
+    table_pack = rules.pack_for(len(ids))
+    decks, jokers = table_pack.decks, table_pack.jokers
     held = _held(state)
     same = dict.__eq__(held, pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
     hidden = held.get(UNSEEN, 0) if not same else 0
@@ -463,10 +481,16 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("on the first play the player on the dealer's left is to act", "to_act")
         if phase == Phase.DRAW and state.melds:
             bad("no melds can be on the table before the first play", "melds")
-    if state.first_play and phase == Phase.DRAW:
+    contract = rules.contract
+    if contract is not None and not contract.first <= state.hand_number <= contract.last:
+        bad(f"a hand of this contract game is numbered {contract.first} to {contract.last}"
+            + (f", not {state.hand_number}" if state.hand_number else ": give hand_number"), "hand_number")
+    elif contract is None and state.hand_number:
+        bad("this variant does not number its hands (it has no contracts)", "hand_number")
+    elif state.first_play and phase == Phase.DRAW:
         # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
         # kept the joker shown on the cut was dealt one card fewer)
-        dealt = variant.cards_for(len(players))
+        dealt = variant.cards_for(len(players), state.hand_number)
         for i, p in enumerate(players):
             if len(p.hand) != dealt:
                 bad(f"before the first play every player holds the {dealt} cards dealt; {p.id} holds {len(p.hand)}",
@@ -479,6 +503,25 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
             bad("an announcement is owed only between a player's discard and the next player's draw", "announcement")
         elif len(state.player(a.player).hand) != a.count:
             bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
+    # Calls out of turn (the contract game).
+    # (more calls than the limit is an over-call nobody stopped, which a challenge settles)
+    per_hand = rules.calling.per_hand
+    for i, p in enumerate(players):
+        if p.calls and not per_hand:
+            bad("this variant has no calls out of turn", "players", i, "calls")
+        if p.lay_barred and p.opened:
+            bad(f"{p.id} is barred from laying but has laid", "players", i, "lay_barred")
+    if state.calls:
+        if phase != Phase.DRAW or state.first_play:
+            bad("a call waits only between a player's discard and the next player's pluck", "calls")
+        if len(set(state.calls)) < len(state.calls):
+            bad("a player calls a discard once", "calls")
+        for j, caller in enumerate(state.calls):
+            if caller not in seen or caller == state.to_act or state.player(caller).opened:
+                bad(f"{caller!r} cannot be calling: a caller is a player who is not to act and has not laid down",
+                    "calls", j)
+    if state.stock_owed and (phase != Phase.DRAW or state.calls):
+        bad("a pluck from the stock is owed only in the draw phase, after a call was allowed", "stock_owed")
     max_re = rules.stock.reshuffles
     if state.reshuffles > max_re:
         bad(f"{state.reshuffles} reshuffles; this variant allows {max_re}", "reshuffles")
@@ -519,6 +562,6 @@ def unaccounted(state: State, variant: Variant) -> Counter[Card]:
     """The cards of ``variant``'s pack that ``state`` does not list, with how many of each: what its
     unseen cards may be (empty for a fully listed state)."""
     held = _held(state)
-    return Counter({c: n - held.get(c, 0) for c, n in pack_cards(variant.rules.pack.decks,
-                                                                 variant.rules.pack.jokers).items()
+    table_pack = variant.rules.pack_for(len(state.players))
+    return Counter({c: n - held.get(c, 0) for c, n in pack_cards(table_pack.decks, table_pack.jokers).items()
                     if n > held.get(c, 0)})

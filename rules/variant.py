@@ -96,6 +96,8 @@ class VariantDict(TypedDict):
     clause_map: dict[str, str]
     parameters: dict[str, Any]
     overrides: dict[str, Any]
+    status: str
+    not_enforced: list[str]
 
 
 @dataclass(frozen=True)
@@ -111,15 +113,18 @@ class Variant:
     rules: Rules = field(repr=False)       # the same, typed: what the engine reads
     clause_map: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}), repr=False)
     overrides: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), repr=False)
+    status: str = "complete"               # "preview": some of its clauses are not enforced yet
+    not_enforced: tuple[str, ...] = ()     # those clauses (a preview's)
 
     @property
     def documents(self) -> tuple[str, ...]:
         """The source documents this variant is built from (its ``sources``)."""
         return tuple(s["document"] for s in self.sources)
 
-    def cards_for(self, players: int) -> int:
-        """Cards dealt to each player at a table of ``players``."""
-        return self.rules.deal.cards_for(players)
+    def cards_for(self, players: int, hand: int = 0) -> int:
+        """Cards dealt to each player at a table of ``players`` (in hand number ``hand`` of a
+        contract game)."""
+        return self.rules.cards_for(players, hand)
 
     def cite(self, clause: str) -> str:
         """The clause this variant cites for a rule the engine names ``clause`` (by its constant in
@@ -193,7 +198,7 @@ class Variant:
         typed = _check_parameters(merged, base_pointer)
         resolved = Variant(self.id, self.name, self.family, self.extends, self.sources, self.clauses,
                            self.decisions, _freeze(merged), typed, self.clause_map,
-                           _freeze(deep_merge(_thaw(self.overrides), rules)))
+                           _freeze(deep_merge(_thaw(self.overrides), rules)), self.status, self.not_enforced)
         if key is not None:
             if len(_RESOLVED) >= MAX_RESOLVED:
                 _RESOLVED.pop(next(iter(_RESOLVED)))
@@ -211,6 +216,7 @@ class Variant:
             "decisions": _thaw(self.decisions), "clause_map": _thaw(self.clause_map),
             "parameters": _thaw(self.params),
             "overrides": _thaw(self.overrides),
+            "status": self.status, "not_enforced": list(self.not_enforced),
         }
 
 
@@ -250,13 +256,31 @@ def _check_parameters(params: dict[str, Any], base_pointer: str) -> Rules:
 def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
     problems = []
     players, pack, deal = params["players"], params["pack"], params["deal"]
+    contract = params.get("contract")
     if players["min"] > players["max"]:
         problems.append(Problem(base_pointer + "/players/min", "min is greater than max"))
-    size = 52 * pack["decks"] + pack["jokers"]
     table = deal["cards_by_players"] or {}
+    packs = pack.get("by_players") or {}
+    hands: list[str] = []
+    schedule: dict[str, Any] = contract["hands"] if contract is not None else {}
+    if contract is not None:
+        if contract["first"] > contract["last"]:
+            problems.append(Problem(base_pointer + "/contract/first", "the first hand comes after the last"))
+        hands = [str(h) for h in range(contract["first"], contract["last"] + 1)]
+        for h in hands:
+            if h not in schedule:
+                problems.append(Problem(base_pointer + f"/contract/hands/{h}", f"hand {h} is played but has no contract"))
+        hands = [h for h in hands if h in schedule]
+        for h in hands:
+            if not schedule[h]["sets"] + schedule[h]["runs"]:
+                problems.append(Problem(base_pointer + f"/contract/hands/{h}", "a contract asks for at least one meld"))
     for n in range(players["min"], players["max"] + 1):
-        each = table.get(str(n), deal["cards_each"])
-        field = f"/deal/cards_by_players/{n}" if str(n) in table else "/deal/cards_each"
+        size_of = packs.get(str(n), pack)
+        size = 52 * size_of["decks"] + size_of["jokers"]
+        dealt = ([(schedule[h]["cards"], f"/contract/hands/{h}/cards") for h in hands] if hands else
+                 [(table.get(str(n), deal["cards_each"]),
+                   f"/deal/cards_by_players/{n}" if str(n) in table else "/deal/cards_each")])
+        each, field = max(dealt)
         needed = n * each + (1 if deal["upcard"] else 0) + 1
         if needed > size:
             problems.append(Problem(base_pointer + field,
@@ -267,12 +291,16 @@ def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
             problems.append(Problem(base_pointer + "/deal/packets",
                                     f"the packets add up to {sum(deal['packets'])} but {n} players get {each} cards each"))
             break
-    for key in table:
-        if not players["min"] <= int(key) <= players["max"]:
-            problems.append(Problem(base_pointer + f"/deal/cards_by_players/{key}",
-                                    f"the variant is for {players['min']} to {players['max']} players"))
+    for name, keyed in (("deal/cards_by_players", table), ("pack/by_players", packs)):
+        for key in keyed:
+            if not players["min"] <= int(key) <= players["max"]:
+                problems.append(Problem(base_pointer + f"/{name}/{key}",
+                                        f"the variant is for {players['min']} to {players['max']} players"))
     if deal["joker_on_cut"] and not pack["jokers"]:
         problems.append(Problem(base_pointer + "/deal/joker_on_cut", "the pack has no joker to show on the cut"))
+    if deal["joker_on_cut"] and deal.get("dealer_cut_bonus") is not None:
+        problems.append(Problem(base_pointer + "/deal/dealer_cut_bonus",
+                                "one cut either shows a card to the cutter or is the dealer's count, not both"))
     if params["draw"]["dealer_upcard_option"] and not deal["upcard"]:
         problems.append(Problem(base_pointer + "/draw/dealer_upcard_option", "the dealer's option needs an upcard"))
     sets = params["melds"]["set"]
@@ -280,6 +308,8 @@ def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
         problems.append(Problem(base_pointer + "/melds/set/min", "min is greater than max"))
     if sets["distinct_suits"] and sets["max"] > 4 + pack["jokers"]:
         problems.append(Problem(base_pointer + "/melds/set/max", "a set of distinct suits cannot be that long"))
+    if sets.get("min_naturals", 1) > sets["min"]:
+        problems.append(Problem(base_pointer + "/melds/set/min_naturals", "a set cannot need more naturals than cards"))
     return problems
 
 
@@ -322,14 +352,22 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
         own = {d["id"] for d in data.get("decisions") or []}
         data["decisions"] = [d for d in _thaw(base.decisions) if d["id"] not in own] + list(data.get("decisions") or [])
         data["clause_map"] = {**_thaw(base.clause_map), **(data.get("clause_map") or {})}
+        data.setdefault("status", base.status)
+        # a preview's clauses not enforced yet: the parent's that this variant plays, and its own
+        data["not_enforced"] = ([c for c in base.not_enforced if c in data["clauses"]]
+                                + [c for c in data.get("not_enforced", ()) if c not in base.not_enforced])
     _validate_file(data, path.name)
     if data["id"] != variant_id:
         raise InvalidRules(Problem("/id", f"{path.name}: id {data['id']!r} does not match the file name"))
     typed = _check_parameters(data["parameters"], "/parameters")
     _check_decisions(data, own_decisions, path.name)
+    stray = [c for c in data.get("not_enforced", ()) if c not in data["clauses"]]
+    if stray:
+        raise InvalidRules(Problem("/not_enforced", f"{path.name}: not clauses of the variant: {stray}"))
     return Variant(data["id"], data["name"], data["family"], data.get("extends"),
                    _freeze(data["sources"]), tuple(data["clauses"]), _freeze(data.get("decisions", [])),
-                   _freeze(data["parameters"]), typed, _freeze(data.get("clause_map", {})))
+                   _freeze(data["parameters"]), typed, _freeze(data.get("clause_map", {})),
+                   status=data.get("status", "complete"), not_enforced=tuple(data.get("not_enforced", ())))
 
 
 def _check_decisions(data: dict[str, Any], own: list[dict[str, Any]], name: str) -> None:

@@ -147,3 +147,15 @@ def discard_choice(state: dict) -> dict:
     hand = me(state)["hand"]
     naturals = [c for c in hand if c != "JK"] or hand
     return {"type": "discard", "card": max(naturals, key=lambda c: (hand_value(c), c))}
+
+
+def listed_choice(actions: list[dict], hand: list[str]) -> dict:
+    """A play phase action chosen from a listing of the legal actions (``POST /v1/legal-actions``),
+    for games whose openings the bot does not construct itself (a contract): the first meld, else
+    the first build, else the discard of the costliest card that may be discarded."""
+    for kind in ("meld", "build"):
+        chosen = [a for a in actions if a["type"] == kind]
+        if chosen:
+            return chosen[0]
+    discards = [a for a in actions if a["type"] == "discard"]
+    return max(discards, key=lambda a: (hand_value(a["card"]), a["card"]))

@@ -46,7 +46,9 @@ def _cards(state) -> Counter:
 def _corruptions(state, action: dict, rng: random.Random) -> list[dict]:
     out = []
     others = [p.id for p in state.players if p.id != state.to_act]
-    if action["type"] != "announce" and others:
+    if action["type"] == "call":  # the player to act does not call: a call is made by another seat
+        out.append({**action, "player": state.to_act})
+    elif action["type"] != "announce" and others:
         out.append({**action, "player": rng.choice(others)})
     if action["type"] == "discard":
         held = {c.code for c in state.current.hand}
@@ -96,9 +98,12 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
     while stats["turns"] < turns:
         variant_id = variants[hand_no % len(variants)]
         variant = load_variant(variant_id)
-        full = pack(variant.rules.pack.decks, variant.rules.pack.jokers)
         n = rng.randint(variant.rules.players.min, variant.rules.players.max)
-        state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"random-{seed}-{hand_no}")
+        table_pack = variant.rules.pack_for(n)
+        full = pack(table_pack.decks, table_pack.jokers)
+        contract = variant.rules.contract  # a contract game: any of its hands
+        number = rng.randint(contract.first, contract.last) if contract is not None else None
+        state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"random-{seed}-{hand_no}", hand=number)
         hand_no += 1
         steps = 0
         while state.phase != "ended" and stats["turns"] < turns:

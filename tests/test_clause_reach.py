@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import importlib
+import types
 import typing
 from functools import lru_cache
 from pathlib import Path
@@ -83,6 +84,9 @@ def _pointer_problem(pointer: str) -> str | None:
         if part not in hints:
             return f"{pointer}: no parameter {part!r} (rules/params.py)"
         t = hints[part]
+        present = [a for a in typing.get_args(t) if a is not type(None)]
+        if typing.get_origin(t) in (typing.Union, types.UnionType) and len(present) == 1:
+            t = present[0]  # an optional group (a contract game's contract)
     # read as variant.rules.deal.cards_each, or through its group (self.cards_each in Deal.cards_for,
     # a group bound to a name, a stake looked up by its key)
     dotted, leaf = "rules." + ".".join(parts), parts[-1]
@@ -134,7 +138,7 @@ def test_every_clause_of_every_variant_is_one_step_from_its_code():
     for v in all_variants():
         reached = {own for general, own in v.clause_map.items() if general in named}
         for cid in v.clauses:
-            if cid in named or cid in reached:
+            if cid in named or cid in reached or cid in v.not_enforced:  # a preview's clauses to come
                 continue
             if "enforced_by" in registry()[cid] and not enforced_by_problems(cid):
                 continue

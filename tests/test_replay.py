@@ -21,7 +21,8 @@ def families(client):
 
 def record_hand(client, variant, seed):
     """A log of a whole hand played by the bot, as a list of actions, and the final verdict."""
-    minimum = client.get(f"/v1/variants/{variant}").get_json()["parameters"]["opening"]["minimum"]
+    params = client.get(f"/v1/variants/{variant}").get_json()["parameters"]
+    minimum = params["opening"]["minimum"]
     state = client.post("/v1/deal", json={"variant": variant, "players": PLAYERS, "seed": seed}).get_json()["state"]
     actions, built = [], set()
     while state["phase"] != "ended":
@@ -29,6 +30,9 @@ def record_hand(client, variant, seed):
             action = {"type": "pass"}  # the dealer declines the upcard option
         elif state["phase"] == "draw":
             action, built = {"type": "draw", "source": "stock"}, set()
+        elif params.get("contract"):  # a contract game: the play is chosen from the listing
+            listed = client.post("/v1/legal-actions", json={"variant": variant, "state": state}).get_json()["actions"]
+            action = bot.listed_choice(listed, next(p["hand"] for p in state["players"] if p["id"] == state["to_act"]))
         else:
             action = bot.play_phase_action(state, minimum, built) or bot.discard_choice(state)
         verdict = client.post("/v1/adjudicate", json={"variant": variant, "state": state, "action": action}).get_json()

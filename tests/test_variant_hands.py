@@ -18,7 +18,8 @@ def card_value(code: str, values: dict) -> int:
         return values["joker_in_hand"]
     rank = code[:-1]
     if rank == "A":
-        return values["ace"]
+        red = values.get("red_ace")  # a red ace where the variant counts it apart
+        return red if red is not None and code[-1] in "HD" else values["ace"]
     return values["picture"] if rank in ("K", "Q", "J", "10") else int(rank)
 
 
@@ -38,6 +39,9 @@ def play(client, variant, params, seed):
             action = {"type": "pass"}  # the dealer declines the upcard option
         elif state["phase"] == "draw":
             action, built = {"type": "draw", "source": "stock"}, set()
+        elif params.get("contract"):  # a contract game: the play is chosen from the listing
+            listed = post(client, "/v1/legal-actions", {"variant": variant, "state": state})["actions"]
+            action = bot.listed_choice(listed, next(p["hand"] for p in state["players"] if p["id"] == state["to_act"]))
         else:
             action = bot.play_phase_action(state, params["opening"]["minimum"], built) or bot.discard_choice(state)
         verdict = post(client, "/v1/adjudicate", {"variant": variant, "state": state, "action": action})

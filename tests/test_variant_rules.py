@@ -21,13 +21,19 @@ def _variants_where(predicate) -> list[str]:
                                         for n in range(load_variant(v).rules.players.min, load_variant(v).rules.players.max + 1)])
 def test_every_variant_deals_its_own_count_for_each_table(variant, n):
     v = load_variant(variant)
-    state, record = deal(v, [f"P{i}" for i in range(n)], f"count-{variant}-{n}")
-    table = v.rules.deal.cards_by_players or {}
-    want = table.get(n, v.rules.deal.cards_each)
-    assert record["cards_each"] == want
-    assert all(len(p.hand) == want for p in state.players)
-    # every card of the variant's pack is dealt, turned up or in the stock
-    assert state.card_counts() == +pack(v.rules.pack.decks, v.rules.pack.jokers)
+    hands = (range(v.rules.contract.first, v.rules.contract.last + 1) if v.rules.contract else [None])
+    for hand in hands:
+        state, record = deal(v, [f"P{i}" for i in range(n)], f"count-{variant}-{n}", hand=hand)
+        table = v.rules.deal.cards_by_players or {}
+        want = v.rules.contract.hands[hand].cards if hand else table.get(n, v.rules.deal.cards_each)
+        assert record["cards_each"] == want
+        assert all(len(p.hand) == want for p in state.players)
+        # every card of the table's pack is dealt, turned up or in the stock
+        by_players = v.rules.pack.by_players or {}
+        decks, jokers = ((by_players[n].decks, by_players[n].jokers) if n in by_players
+                         else (v.rules.pack.decks, v.rules.pack.jokers))
+        assert record["pack"] == {"decks": decks, "jokers": jokers}
+        assert state.card_counts() == +pack(decks, jokers)
 
 
 @pytest.mark.parametrize("variant", _variants_where(lambda v: v.rules.deal.packets and not v.rules.deal.joker_on_cut))

@@ -37,8 +37,9 @@ SRC = ROOT / "src"
 SUITE = "kalooki-referee-vectors"
 SUITE_VERSION = (ROOT / "VERSION").read_text().strip() if (ROOT / "VERSION").exists() else "0.0.0"
 
-SETUP_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "discard", "stock_top", "stock", "fill", "stock_hidden", "allow_extra",
-              "melds", "turn", "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round"}
+SETUP_KEYS = {"players", "dealer", "to_act", "phase", "first_play", "discard", "stock_top", "stock", "fill", "stock_hidden",
+              "allow_extra", "melds", "turn", "announcement", "reshuffles", "seed", "result", "dealer_option", "first_round",
+              "hand_number", "calls", "stock_owed"}
 
 
 class BuildError(Exception):
@@ -64,7 +65,8 @@ def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -
     if unknown:
         raise BuildError(f"{where}: unknown setup keys {sorted(unknown)}")
     variant = load_variant(variant_id, rules)
-    pack = pack_order(variant.rules.pack.decks, variant.rules.pack.jokers)
+    table_pack = variant.rules.pack_for(len(setup.get("players", ())))
+    pack = pack_order(table_pack.decks, table_pack.jokers)
     remaining = Counter(c.code for c in pack) - Counter()
     used = _codes_used(setup)
     over = used - Counter(c.code for c in pack)
@@ -353,6 +355,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             target.parent.mkdir(exist_ok=True)
             target.write_text(text, encoding="utf-8")
+    if not args.files:  # a built file whose source is gone would still be run: it must go too
+        sources = {(f.parent.name, f.stem) for f in SRC.glob("*/*.yaml")}
+        orphans = [str(f.relative_to(ROOT.parent)) for f in sorted(ROOT.glob("*/*.json"))
+                   if f.parent.name != "src" and (f.parent.name, f.stem) not in sources]
+        if orphans:
+            broken += [f"{o}: no source (vectors/src/<variant>/<topic>.yaml); delete it" for o in orphans]
     if broken:
         print("cannot build:", *broken, sep="\n  ")
     if stale:
