@@ -322,7 +322,7 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
     problem, pointers relative to the state) if it cannot occur under ``variant``."""
     get = data.get
-    players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]) + (UNSEEN,) * p.get("hidden", 0),
+    players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]) + (UNSEEN,) * int(p.get("hidden", 0)),
                            opened=p.get("opened", False),
                            score=int(p.get("score", 0)), barred=p.get("barred", False), calls=int(p.get("calls", 0)),
                            lay_barred=p.get("lay_barred", False))
@@ -340,7 +340,7 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     raw_result = get("result")
     state = build(State, players=players, dealer=data["dealer"], to_act=data["to_act"],
                   phase=_PHASE_OF[data["phase"]],
-                  stock=_cards(data["stock"]) + (UNSEEN,) * get("stock_hidden", 0), discard=_cards(data["discard"]),
+                  stock=_cards(data["stock"]) + (UNSEEN,) * int(get("stock_hidden", 0)), discard=_cards(data["discard"]),
                   melds=tuple(melds), first_play=get("first_play", False), turn=turn, announcement=announcement,
                   reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
                   result=None if raw_result is None else _result(raw_result),

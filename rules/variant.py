@@ -246,11 +246,23 @@ def _check_parameters(params: dict[str, Any], base_pointer: str) -> Rules:
             shown = path[-1] if len(path[-1]) <= 40 else path[-1][:37] + "..."
             message = f"unknown rule {shown!r}" + (f"; known here: {', '.join(known)}" if known else "")
         problems.append(Problem(base_pointer + pointer(*path), message))
-    if not problems:
-        problems = _cross_checks(params, base_pointer)
+    if not problems:  # (the schema took JSON's 8.0 as the integer 8; the cross checks read the raw values)
+        problems = _cross_checks(_integral(params), base_pointer)
     if problems or typed is None:
         raise InvalidRules(problems or [Problem(base_pointer, "invalid parameters")])
     return typed
+
+
+def _integral(value: Any) -> Any:
+    """``value`` with every whole-number float (JSON's ``8.0``) written as the integer it is."""
+    kind = type(value)
+    if kind is float and value.is_integer():
+        return int(value)
+    if kind is dict or kind is MappingProxyType:
+        return {k: _integral(v) for k, v in value.items()}
+    if kind is list or kind is tuple:
+        return [_integral(v) for v in value]
+    return value
 
 
 def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:

@@ -505,9 +505,10 @@ def _full_validator_accepts(component, body):
 def test_the_fast_validator_agrees_with_the_full_one_on_every_vector_request():
     from kalooki_referee.api import openapi
     from kalooki_referee.vectors.suite import load_vectors
-    components = {"adjudicate": "AdjudicateRequest", "deal": "DealRequest", "melds/check": "MeldCheckRequest",
-                  "games": "GameStartRequest", "scoresheet": "ScoreSheetRequest", "replay": "ReplayRequest",
-                  "legal-actions": "LegalActionsRequest"}
+    # each endpoint's request component, as openapi.yaml names it (every endpoint the vectors use)
+    paths = openapi.openapi_document()["paths"]
+    components = {path.removeprefix("/v1/"): op["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+                  .rsplit("/", 1)[1] for path, op in paths.items() if "post" in op}
     seen = set()
     for v in load_vectors():
         body = v.data["request"]
