@@ -212,3 +212,21 @@ def test_legal_actions_offer_the_move_up_only_in_the_players_own_4(client):
     assert run["cards"][-1].startswith("JK") and "7H" in run["cards"]
     assert sum(c.startswith("JK") for m in verdict["state"]["melds"] for c in m["cards"]) == \
         sum(c.startswith("JK") for m in state["melds"] for c in m["cards"])  # the joker never left the table
+
+
+def test_a_penalty_told_during_a_hand_of_a_game_stands_until_the_hand_is_settled(client):
+    """A penalty reported in the middle of a game's hand raises the hand's score above the game's
+    total: the game goes on from there; a gap that no number of penalties makes is refused."""
+    points = client.get("/v1/variants/jamaican").get_json()["parameters"]["penalties"]["points"]
+    game = client.post("/v1/games", json={"variant": "jamaican", "players": ["A", "B", "C"], "seed": "fined"}).get_json()["game"]
+    fined = client.post("/v1/adjudicate", json={"variant": "jamaican", "game": game,
+                                                 "action": {"type": "penalty", "infraction": "missing_pluck", "player": "B"}}).get_json()
+    game = fined["game"]
+    b = next(p for p in game["hand"]["players"] if p["id"] == "B")
+    assert b["score"] == next(p for p in game["players"] if p["id"] == "B")["score"] + points
+    again = client.post("/v1/adjudicate", json={"variant": "jamaican", "game": game,
+                                                 "action": {"type": "draw", "source": "stock"}})
+    assert again.status_code == 200 and again.get_json()["legal"] is True
+    b["score"] += 1
+    odd = client.post("/v1/adjudicate", json={"variant": "jamaican", "game": game, "action": {"type": "draw", "source": "stock"}})
+    assert odd.status_code == 422 and odd.mimetype == "application/problem+json"
