@@ -20,7 +20,8 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          DISCARD_JAMAICAN_JOKER_FORBIDDEN, PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS,
                          PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD, PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
                          TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY, DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
-                         INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST, JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
+                         INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST, JOKER_JAMAICAN_MOVE_UP_IN_4,
+                         JOKER_JAMAICAN_ONLY_ON_OWN_SETS,
                          REFEREE_JOKER_NEVER_RELEASED,
                          BUILD_RUN_MAX_TWO_PER_END_PER_TURN, BUILD_RUN_MAX_TWO_TOTAL_PER_TURN,
                          DRAW_DEALER_UPCARD_OPTION, DRAW_DISCARD_ONLY_WITH_INITIAL_MELD, DRAW_ONLY_TOP_CARD,
@@ -687,6 +688,8 @@ def _build(variant: Variant, state: State, action: Build, events: list[ev.Event]
 def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Event], at: str) -> State:
     player = state.current
     rules = variant.rules.joker_reuse
+    if rules.move_up and isinstance(action.place, Build) and action.place.meld == action.meld:
+        return _move_up(variant, state, action, action.place, events, at)
     if not rules.allowed:
         held = _table_meld(state, action.meld, at).meld.jokers
         raise Illegal(REFEREE_JOKER_NEVER_RELEASED if held else MELD_PERMANENT_NO_REARRANGEMENT,
@@ -719,6 +722,42 @@ def _swap(variant: Variant, state: State, action: SwapJoker, events: list[ev.Eve
         if action.place.player not in (None, player.id):
             raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, "the released joker is placed by the same player")
         state = _apply(variant, state, action.place, events, at + "/place")
+    return state
+
+
+def _move_up(variant: Variant, state: State, action: SwapJoker, place: Build, events: list[ev.Event], at: str) -> State:
+    """A joker moved up its run (``/joker_reuse/move_up``): the natural it stands for takes its place
+    and the same joker goes on above the run's top, never leaving the table.  It is a swap whose
+    placement is a build of that one joker at the high end of the same run."""
+    player = state.current
+    target = _table_meld(state, action.meld, at)
+    if not player.opened:
+        raise Illegal(JOKER_JAMAICAN_MOVE_UP_IN_4, "only a player who has laid down may move a joker up")
+    if target.meld.kind != "run":
+        raise Illegal(JOKER_JAMAICAN_MOVE_UP_IN_4, "only a joker in a run (a 4) is moved up")
+    if not variant.rules.building.jokers_on_others and target.owner != player.id:
+        raise Illegal(JOKER_JAMAICAN_MOVE_UP_IN_4,
+                      f"a joker is moved up only in the player's own runs; {target.id} is {target.owner}'s")
+    if len(place.tokens) != 1 or not place.tokens[0].card.is_joker or place.end == "low":
+        raise Illegal(JOKER_JAMAICAN_MOVE_UP_IN_4,
+                      "the joker moved up goes, alone, on the high end of the same run")
+    try:
+        swapped = _swap_run(variant, target.meld, action.naturals)
+    except Illegal as exc:
+        raise Illegal(JOKER_JAMAICAN_MOVE_UP_IN_4, exc.violation.message) from None
+    moved = extend_run(swapped, place.tokens, "high", variant)
+    if isinstance(moved, Failure):
+        raise Illegal(JOKER_JAMAICAN_MOVE_UP_IN_4, f"the joker cannot go on above the run's top: {moved.message}")
+    hand = _take(variant, state, player.hand, action.naturals, "joker move")
+    _check_hand_left(variant, state, hand)
+    state = state.with_player(player.id, hand=hand)
+    must = state.turn.must_use
+    if must is not None and must in action.naturals:
+        state = replace(state, turn=replace(state.turn, must_use=None))
+    state = replace(state, turn=state.turn.with_build(target.id, "high", 1))
+    state = state.with_meld(replace(target, meld=moved))
+    events.append(ev.JokerReleased(player.id, target.id, tuple(c.code for c in action.naturals)))
+    events.append(ev.Built(player.id, target.id, (moved.slots[-1].code,), "high"))
     return state
 
 

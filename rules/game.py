@@ -407,10 +407,15 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
             if hand_ids != [p.id for p in game.active]:
                 problems.append(Problem("/hand/players", "the hand is played by the players still in the game, in seat order"))
             else:
+                # penalties told to the referee during the hand (``penalties.points`` each, in a
+                # variant that has them) stand on the hand's score until the hand is settled
+                points = variant.rules.penalties.points
                 for j, hp in enumerate(game.hand.players):
-                    if hp.score != game.player(hp.id).score:
+                    gap = hp.score - game.player(hp.id).score
+                    if gap != 0 and not (points and gap > 0 and gap % points == 0):
                         problems.append(Problem(pointer("hand", "players", j, "score"),
-                                                "the hand's score differs from the game's penalty sheet"))
+                                                "the hand's score differs from the game's penalty sheet"
+                                                + (f" by other than penalties of {points}" if points else "")))
             if game.hand.dealer != game.dealer:
                 problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
             if game.hand.phase == Phase.ENDED:

@@ -191,6 +191,7 @@ class JokerReuse:
     set_exchange: SetExchange
     full_set_joker: FullSetJoker
     released_into: ReleasedInto
+    move_up: bool = False   # a joker in one's own run may be moved up by the holder of its natural
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,7 +462,8 @@ class RulesSchema(_Group):
                       max_per_run_per_turn=_int(1, None, True), jokers_on_others=_Bool(**_optional(True)))
     joker_reuse = _group(JokerReuse, allowed=_bool(), requires_opening=_bool(),
                          run_joker_position=_choice(RunJokerPosition), set_exchange=_choice(SetExchange),
-                         full_set_joker=_choice(FullSetJoker), released_into=_choice(ReleasedInto))
+                         full_set_joker=_choice(FullSetJoker), released_into=_choice(ReleasedInto),
+                         move_up=_Bool(**_optional(False)))
     going_out = _group(GoingOut, final_discard=_Bool(required=True, validate=validate.Equal(True)))
     kalookie = _group(Kalookie, penalty_multiplier=_int(1, 4), payment_multiplier=_int(1, 4),
                       first_down_only=_Bool(**_optional(False)))

@@ -733,6 +733,8 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
                 natural = _code(slot.rank if slot.rank != 1 else 14, slot.suit)
                 if slot.is_joker and natural in counts:
                     out.append(SwapJoker(tm.id, (held[natural],)))
+                    if variant.rules.joker_reuse.move_up:
+                        out.append(SwapJoker(tm.id, (held[natural],), Build(tm.id, (Token(JOKER),), "high")))
     for code in sorted(counts):
         out.append(Discard(held[code]))
     return out, cut

@@ -142,6 +142,7 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
                 stats["turns"] += 1
             if listing["truncated"]:
                 stats["truncated_listings"] += 1
+        stats[f"variant:{variant_id}"] += 1
         if state.result is not None:
             stats[f"hand:{state.result.how}"] += 1
             if sum(dict(state.result.payments).values()) != 0:

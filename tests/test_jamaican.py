@@ -193,3 +193,40 @@ def test_a_baby_kalooki_game_over_http(client):
     lowest = min(totals.values())
     assert game["winner"] == (next(k for k, v in totals.items() if v == lowest)
                               if list(totals.values()).count(lowest) == 1 else None)
+
+
+def test_legal_actions_offer_the_move_up_only_in_the_players_own_4(client):
+    """In the move-up vectors' position, P1 (down) holds 7H for the joker of their own 6H-JK-8H-9H and
+    6C for the joker of P3's 5C-JK-7C-8C: the move up of their own joker is listed, every listed
+    move up is adjudicated legal, and none touches P3's run."""
+    import json
+    vectors = json.loads((Path(__file__).resolve().parents[1] / "vectors" / "jamaican" / "move_up.json").read_text())
+    state = vectors["groups"][0]["request"]["state"]
+    listed = client.post("/v1/legal-actions", json={"variant": "jamaican", "state": state}).get_json()["actions"]
+    moves = [a for a in listed if a["type"] == "swap_joker"]
+    assert moves == [{"type": "swap_joker", "meld": "m2", "naturals": ["7H"],
+                      "place": {"type": "build", "meld": "m2", "cards": ["JK"], "end": "high"}}]
+    verdict = client.post("/v1/adjudicate", json={"variant": "jamaican", "state": state, "action": moves[0]}).get_json()
+    assert verdict["legal"] is True
+    run = next(m for m in verdict["state"]["melds"] if m["id"] == "m2")
+    assert run["cards"][-1].startswith("JK") and "7H" in run["cards"]
+    assert sum(c.startswith("JK") for m in verdict["state"]["melds"] for c in m["cards"]) == \
+        sum(c.startswith("JK") for m in state["melds"] for c in m["cards"])  # the joker never left the table
+
+
+def test_a_penalty_told_during_a_hand_of_a_game_stands_until_the_hand_is_settled(client):
+    """A penalty reported in the middle of a game's hand raises the hand's score above the game's
+    total: the game goes on from there; a gap that no number of penalties makes is refused."""
+    points = client.get("/v1/variants/jamaican").get_json()["parameters"]["penalties"]["points"]
+    game = client.post("/v1/games", json={"variant": "jamaican", "players": ["A", "B", "C"], "seed": "fined"}).get_json()["game"]
+    fined = client.post("/v1/adjudicate", json={"variant": "jamaican", "game": game,
+                                                 "action": {"type": "penalty", "infraction": "missing_pluck", "player": "B"}}).get_json()
+    game = fined["game"]
+    b = next(p for p in game["hand"]["players"] if p["id"] == "B")
+    assert b["score"] == next(p for p in game["players"] if p["id"] == "B")["score"] + points
+    again = client.post("/v1/adjudicate", json={"variant": "jamaican", "game": game,
+                                                 "action": {"type": "draw", "source": "stock"}})
+    assert again.status_code == 200 and again.get_json()["legal"] is True
+    b["score"] += 1
+    odd = client.post("/v1/adjudicate", json={"variant": "jamaican", "game": game, "action": {"type": "draw", "source": "stock"}})
+    assert odd.status_code == 422 and odd.mimetype == "application/problem+json"
