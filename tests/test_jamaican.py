@@ -47,10 +47,21 @@ def document_tables() -> list[dict[int, tuple[int, str]]]:
     return tables
 
 
+# Document 002's two tables, as figures (hand number -> cards dealt, the contract): the nine-hand
+# game's and Baby Kalooki's.  Where the shared seeds lie beside this checkout, the test below reads
+# them from the document itself and checks these figures against it too.
+NINE_HANDS = {1: (9, "3, 3, 3"), 2: (10, "3, 3, 4"), 3: (11, "3, 4, 4"), 4: (12, "4, 4, 4"), 5: (12, "3, 3, 3, 3"),
+              6: (13, "3, 3, 3, 4"), 7: (14, "3, 3, 4, 4"), 8: (15, "3, 4, 4, 4"), 9: (16, "4, 4, 4, 4")}
+BABY_HANDS = {1: (6, "3, 3"), 2: (7, "3, 4"), 3: (8, "4, 4")}
+
+
 @pytest.mark.skipif(not DOCUMENT.exists(), reason="the shared seeds are not beside this checkout")
+def test_the_tables_figures_are_document_002s():
+    assert document_tables() == [NINE_HANDS, BABY_HANDS]
+
+
 def test_the_contract_tables_are_document_002s(client):
-    nine, baby = document_tables()
-    assert len(nine) == 9 and len(baby) == 3
+    nine, baby = NINE_HANDS, BABY_HANDS
     assert table_of(client, "jamaican") == nine
     assert table_of(client, "jamaican_baby") == baby
     assert table_of(client, "jamaican_kalooki_hands_1_4") == {n: nine[n] for n in range(1, 5)}
