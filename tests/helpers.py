@@ -87,3 +87,17 @@ def served_by(command: list[str], *, port: int, cwd: Path, env: dict[str, str], 
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
                 server.wait()
+
+
+def card_worth(values: dict, code: str) -> int:
+    """What a card left in hand costs under a variant's ``values`` parameters (as GET
+    /v1/variants/{id} gives them): a joker, an ace (a red one at ``red_ace`` where the variant has
+    it), a picture or ten, else its pips.  Written here from the parameters, for the tests that
+    recompute a settlement."""
+    if code == "JK":
+        return values["joker_in_hand"]
+    rank = code[:-1]
+    if rank == "A":
+        red = values.get("red_ace")
+        return red if red is not None and code[-1] in "HD" else values["ace"]
+    return values["picture"] if rank in ("K", "Q", "J", "10") else int(rank)

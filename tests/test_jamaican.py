@@ -11,6 +11,7 @@ import pytest
 import yaml
 
 from kalooki_referee.api import create_app
+from tests.helpers import card_worth
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 DOCUMENT = SHARED / "seeds" / "002_c1021270d6e701fd.txt"
@@ -136,19 +137,12 @@ def test_a_contract_lay_and_a_bend_over_http(client):
     assert result is not None and result["how"] != "void"
     values = client.get("/v1/variants/jamaican_baby").get_json()["parameters"]["values"]
 
-    def worth(code: str) -> int:
-        if code == "JK":
-            return values["joker_in_hand"]
-        rank = code[:-1]
-        if rank == "A":
-            return values["red_ace"] if code[-1] in "HD" else values["ace"]
-        return values["picture"] if rank in ("K", "Q", "J", "10") else int(rank)
 
     down = [p["id"] for p in state["players"] if p["opened"]]
     bend = down == [result["winner"]]  # the winner was the first and only one to lay: on that turn
     assert result["how"] == ("kalookie" if bend else "call_up")
     for p in state["players"]:
-        expected = 0 if p["id"] == result["winner"] else sum(map(worth, p["hand"])) * (2 if bend else 1)
+        expected = 0 if p["id"] == result["winner"] else sum(card_worth(values, c) for c in p["hand"]) * (2 if bend else 1)
         assert result["penalties"][p["id"]] == expected
 
 

@@ -13,22 +13,13 @@ from urllib.request import Request, urlopen
 import pytest
 
 from kalooki_referee.api import create_app
-from tests.helpers import serving
+from tests.helpers import card_worth as worth, serving
 
 VARIANT = "jamaican"
 PLAYERS = ["A", "B", "C"]
 SEED = "nine-hands"
 VOID_DEAL = 2        # the second deal is played without laying, until the stock runs out twice
 STEPS = 20000
-
-
-def worth(values: dict, code: str) -> int:
-    if code == "JK":
-        return values["joker_in_hand"]
-    rank = code[:-1]
-    if rank == "A":
-        return values["red_ace"] if code[-1] in "HD" else values["ace"]
-    return values["picture"] if rank in ("K", "Q", "J", "10") else int(rank)
 
 
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
