@@ -218,6 +218,8 @@ def _input_error(exc: RefereeInputError):
 
 def _sign_option() -> bool:
     """The ``sign`` query parameter of ``POST /v1/adjudicate``: ``true`` or ``false`` (the default)."""
+    if not request.environ.get("QUERY_STRING"):  # (most requests: no need to parse request.args)
+        return False
     value = request.args.get("sign")
     if value is None or value == "false":
         return False

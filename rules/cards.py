@@ -28,13 +28,15 @@ class Card:
     """A card: ``rank`` 2..14 for naturals (the ace 14), 0 for a joker; ``suit`` one of SUITS, ""
     for a joker.  Cards are interned: ``Card(7, "H")`` is always the same object, so a card is
     compared and hashed by identity (as fast as a small int) and carries its code and its place in
-    the canonical order, computed once."""
+    the canonical order, computed once.  It defines no ordering method on purpose: any comparison
+    method written in Python makes every ``==`` and ``in`` on cards call into the interpreter (a
+    look for the unseen card in a 50-card stock took 14 us instead of 1); sort cards by ``CANONICAL``."""
 
     __slots__ = ("rank", "suit", "code", "order")
     rank: int
     suit: str
     code: str
-    order: int   # position in the canonical order of a hand (``sort_key``)
+    order: int   # position in the canonical order of a hand: jokers last, suits S H D C, rank high first (``CANONICAL``)
     _interned: dict[tuple[int, str], "Card"] = {}
 
     def __new__(cls, rank: int, suit: str) -> "Card":
@@ -55,9 +57,6 @@ class Card:
 
     def __reduce__(self) -> tuple[type["Card"], tuple[int, str]]:
         return Card, (self.rank, self.suit)
-
-    def __lt__(self, other: "Card") -> bool:
-        return (self.rank, self.suit) < (other.rank, other.suit)
 
     @property
     def is_joker(self) -> bool:
@@ -93,7 +92,6 @@ UNSEEN = _unseen()
 def seen(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """``cards`` without the unseen ones (the same tuple when all are seen)."""
     return cards if UNSEEN not in cards else tuple([c for c in cards if c is not UNSEEN])
-_SUIT_ORDER = {s: i for i, s in enumerate(SUITS)}
 _CODES = {(rank, suit): code + suit for rank, code in RANK_CODES.items() for suit in SUITS}
 _CODES[(0, "")] = JOKER_CODE
 _PARSED = {code: Card(rank, suit) for (rank, suit), code in _CODES.items() if rank} | {JOKER_CODE: JOKER}
@@ -135,15 +133,6 @@ def parse_card(code: str) -> Card:
 def rank_code(rank: int) -> str:
     """Rank code of a rank number; 1 (a low ace) reads as A."""
     return RANK_CODES[14 if rank == 1 else rank]
-
-
-def sort_key(card: Card) -> tuple[int, int, int]:
-    """Canonical order for unordered collections (hands): jokers last, suits S H D C, rank high first."""
-    if card.is_joker:
-        return (1, 0, 0)
-    return (0, _SUIT_ORDER[card.suit], -card.rank)
-
-
 
 
 CANONICAL = operator.attrgetter("order")   # the sort key of the canonical order
