@@ -184,6 +184,9 @@ def _set_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
         if rules.all_jokers:
             return [], Failure(MELD_SET_SCARNE_ALL_JOKER_SET,
                                f"a set of jokers alone has {rules.min} to {rules.max} undeclared jokers")
+        if rules.min_naturals > 1:  # (one natural is what fixes the rank: the wildcard rule's own)
+            return [], Failure(JOKER_JAMAICAN_3_NEEDS_TWO_NATURALS,
+                               f"a set holds at least {rules.min_naturals} natural cards, not 0")
         return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a set needs at least one natural card to fix its rank")
     ranks = {c.rank for c in naturals}
     if len(ranks) > 1:
@@ -339,8 +342,8 @@ def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None)
         return found, None
     naturals = [t.card for t in tokens if not t.card.is_joker]
     same_rank = len(naturals) >= 1 and len({c.rank for c in naturals}) == 1
-    if same_rank and variant.rules.melds.set.min <= len(tokens) < variant.rules.melds.run.min:
-        return [], set_fail  # too short for a run: cards of one rank are read as a set
+    if (same_rank or not naturals) and variant.rules.melds.set.min <= len(tokens) < variant.rules.melds.run.min:
+        return [], set_fail  # too short for a run: cards of one rank (or jokers alone) are read as a set
     same_suit = len({c.suit for c in naturals}) == 1
     if same_rank and not (same_suit and len(naturals) == 1):
         return [], set_fail

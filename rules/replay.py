@@ -209,10 +209,13 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
     result = None
     verdict: Verdict | GameVerdict
     for i, action in enumerate(parsed):
-        if kind == "game":  # the start and the actions were read as a game's
-            verdict = adjudicate_game(variant, cast(Game, position), action, stakes_override)
-        else:
-            verdict = adjudicate(variant, cast(State, position), cast(Action, action))
+        try:
+            if kind == "game":  # the start and the actions were read as a game's
+                verdict = adjudicate_game(variant, cast(Game, position), action, stakes_override)
+            else:
+                verdict = adjudicate(variant, cast(State, position), cast(Action, action))
+        except MalformedInput as exc:  # a reference the position cannot resolve, e.g. an unknown meld id
+            raise exc.prefixed(pointer("actions", i)) from None
         answer = verdict.to_dict()
         if verdict.legal is None:  # a log from a position with unseen cards, at a step they decide
             out["undetermined"] = {"index": i, "action": actions[i], "undetermined": answer["undetermined"],
