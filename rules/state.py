@@ -77,10 +77,10 @@ class Player:
         return self.hand.count(UNSEEN) if UNSEEN in self.hand else 0
 
     def to_dict(self) -> dict[str, Any]:
-        hidden = self.hidden
-        listed = seen(self.hand) if hidden else self.hand
-        out = {"id": self.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": self.opened,
-               "score": self.score, "barred": self.barred}
+        hand = self.hand
+        hidden = hand.count(UNSEEN) if UNSEEN in hand else 0
+        out = {"id": self.id, "hand": list(map(CODE, sorted(seen(hand) if hidden else hand, key=CANONICAL))),
+               "opened": self.opened, "score": self.score, "barred": self.barred}
         if hidden:  # written only for a hand given partly or wholly as a count, so full states read as before
             out["hidden"] = hidden
         if self.calls:
@@ -322,11 +322,7 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
     problem, pointers relative to the state) if it cannot occur under ``variant``."""
     get = data.get
-    players = tuple([build(Player, id=p["id"], hand=_cards(p["hand"]) + (UNSEEN,) * int(p.get("hidden", 0)),
-                           opened=p.get("opened", False),
-                           score=int(p.get("score", 0)), barred=p.get("barred", False), calls=int(p.get("calls", 0)),
-                           lay_barred=p.get("lay_barred", False))
-                     for p in data["players"]])
+    players = tuple([_player(p) for p in data["players"]])
     impossible: list[Problem] = []
     melds = []
     for i, raw in enumerate(get("melds") or ()):
@@ -351,6 +347,18 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
     if problems:
         raise ImpossibleState(problems)
     return state
+
+
+def _player(p: Mapping[str, Any]) -> Player:
+    hand = _cards(p["hand"])
+    get = p.get
+    hidden = get("hidden")
+    if hidden:
+        hand += (UNSEEN,) * int(hidden)
+    # (the counts are JSON integers, possibly written 2.0: int() only when one is given)
+    score, calls = get("score"), get("calls")
+    return build(Player, id=p["id"], hand=hand, opened=get("opened", False), score=int(score) if score else 0,
+                 barred=get("barred", False), calls=int(calls) if calls else 0, lay_barred=get("lay_barred", False))
 
 
 def _turn(t: Mapping[str, Any]) -> Turn:

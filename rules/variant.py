@@ -436,12 +436,16 @@ def _quoted(value: Any) -> str:
     return repr(value if len(value) <= 40 else value[:37] + "...")
 
 
+_VARIANT_DIR_TEXT = str(VARIANT_DIR)
+
+
 def load_variant(variant_id: str, rules: Mapping[str, Any] | None = None, directory: str | Path = VARIANT_DIR) -> Variant:
     # an id is looked up among the variant files' names, never turned into a path before it is known
-    if not isinstance(variant_id, str) or variant_id not in _known_ids(str(directory)):
+    directory = _VARIANT_DIR_TEXT if directory is VARIANT_DIR else str(directory)
+    if not isinstance(variant_id, str) or variant_id not in _known_ids(directory):
         raise UnknownVariant(Problem("/variant", f"no variant {_quoted(variant_id)}; "
-                                                 f"known: {', '.join(sorted(_known_ids(str(directory))))}"))
-    return _load_variant(variant_id, str(directory)).with_rules(rules)
+                                                 f"known: {', '.join(sorted(_known_ids(directory)))}"))
+    return _load_variant(variant_id, directory).with_rules(rules)
 
 
 def all_variants(directory: str | Path = VARIANT_DIR) -> list[Variant]:
