@@ -54,8 +54,8 @@ else:
     control_socket_disable = True
 
 # Signed rulings (api/signing.py): with no key configured, one ephemeral key per server start, the same
-# in every worker (each worker builds its own app), so that GET /v1/keys publishes the key every
-# worker signs with.  A configured key (KALOOKI_SIGNING_KEY_FILE or KALOOKI_SIGNING_KEY) wins.
+# in every worker (chosen here, before the master loads the app), so that GET /v1/keys publishes the
+# key every worker signs with.  A configured key (KALOOKI_SIGNING_KEY_FILE or KALOOKI_SIGNING_KEY) wins.
 if not (os.environ.get("KALOOKI_SIGNING_KEY_FILE") or os.environ.get("KALOOKI_SIGNING_KEY")):
     os.environ.setdefault("KALOOKI_EPHEMERAL_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
 
