@@ -216,7 +216,7 @@ def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[ev.E
     number = contract.first + hands_won(game) if contract is not None else None
     state, record = deal(hand_variant, ids, seed, game.dealer, scores, hand=number)
     events: list[ev.Event] = [ev.HandDealt(game.hands_played + 1, game.dealer, record["seed"])]
-    bonus = record.get("dealer_cut_bonus", 0)
+    bonus = record.get("dealer_cut_bonus", 0)   # earned by an exact cut (CUT_DEALER_EXACT_COUNT_BONUS, rules/deal.py)
     if bonus:
         total = game.player(game.dealer).score + bonus
         game = game.with_player(game.dealer, score=total)

@@ -18,8 +18,9 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from .cards import CardError, parse_card
-from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR,
-                         ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER)
+from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR, CUT_DEALER_EXACT_COUNT_BONUS,
+                         ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
+                         TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY, VOID_NO_SCORE_NO_PAYMENT)
 from .engine import Illegal
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
@@ -30,7 +31,8 @@ from .settlement import (PAYMENTS_BALANCE, Impossible, Seat, Unsettled, game_set
 from .state import HandResult
 from .variant import Variant
 
-HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "credits", "scores", "ledger"}
+HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "credits", "scores", "ledger", "cut_bonus",
+             "infractions"}
 
 
 class _Inconsistent(Exception):
@@ -52,12 +54,14 @@ def _check_shape(hands: Any) -> None:
                 problems.append(Problem(pointer("hands", i, k), f"unknown field {k!r}"))
         if h.get("how") not in ("call_up", "kalookie", "void"):
             problems.append(Problem(pointer("hands", i, "how"), "expected call_up, kalookie or void"))
+        if "cut_bonus" in h and not isinstance(h["cut_bonus"], bool):
+            problems.append(Problem(pointer("hands", i, "cut_bonus"), "expected true or false"))
         if h.get("how") != "void" and not isinstance(h.get("winner"), str):
             problems.append(Problem(pointer("hands", i, "winner"), "a won hand names its winner"))
-        for k in ("penalties", "payments", "credits", "scores", "ledger", "buy_ins", "hands"):
+        for k in ("penalties", "payments", "credits", "scores", "ledger", "buy_ins", "hands", "infractions"):
             if k in h and not isinstance(h[k], Mapping):
                 problems.append(Problem(pointer("hands", i, k), "expected an object keyed by player id"))
-        for k in ("penalties", "payments", "credits", "scores", "ledger"):
+        for k in ("penalties", "payments", "credits", "scores", "ledger", "infractions"):
             for pid, v in (h.get(k) or {}).items() if isinstance(h.get(k), Mapping) else ():
                 if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or abs(v) > 10**9:
                     problems.append(Problem(pointer("hands", i, k, pid), "expected an integer"))
@@ -139,10 +143,11 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
     active = [p.id for p in game.active]
     how = entry["how"]
     winner = entry.get("winner")
-    for key in FIGURES + ("hands",):
+    for key in FIGURES + ("hands", "infractions"):
         for pid in entry.get(key) or {}:
             if pid not in ids:
                 raise MalformedInput(Problem(at + pointer(key, pid), f"{pid!r} is not a player"))
+    game = _adjusted(variant, game, entry, at, events)
     if how == "void":
         result = settle_void([Seat(p.id, p.score) for p in game.active])
     else:
@@ -210,6 +215,41 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
                           else rule_of("scores", how, pid == winner))
                 raise _Inconsistent(at + pointer("scores", pid), clause,
                                     f"{pid}'s total after this hand is {actual}, not {int(value)}")
+    return game
+
+
+def _adjusted(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, events: list[ev.Event]) -> Game:
+    """``game`` with the points an entry adds to running totals besides the hand's settlement, as
+    ``/v1/games`` adds them: the dealer's exact cut (``cut_bonus``: ``deal.dealer_cut_bonus``, given
+    at the deal, so it stands if the hand then goes void) and the infractions reported during the
+    hand (``infractions``: a player's points, ``penalties.points`` each, which stand on the hand's
+    score and are thrown in with a void hand)."""
+    if entry.get("cut_bonus"):
+        bonus = variant.rules.deal.dealer_cut_bonus
+        if not bonus:
+            raise _Inconsistent(at + "/cut_bonus", CUT_DEALER_EXACT_COUNT_BONUS,
+                                "this table gives no bonus for the dealer's cut")
+        game = game.with_player(game.dealer, score=game.player(game.dealer).score + bonus)
+        events.append(ev.Penalized(game.dealer, "exact_cut_bonus", bonus))
+    points = variant.rules.penalties.points
+    for pid, value in (entry.get("infractions") or {}).items():
+        value, where = int(value), at + pointer("infractions", pid)
+        if entry["how"] == "void" and value:
+            raise _Inconsistent(where, VOID_NO_SCORE_NO_PAYMENT,
+                                "a void hand is thrown in with the penalties reported during it")
+        if value and not points:
+            raise _Inconsistent(where, TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY,
+                                "this table charges no points for an infraction")
+        if value < 0 or (points and value % points):
+            raise _Inconsistent(where, TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY,
+                                f"an infraction costs {points} points, so a hand's infractions cost a multiple of "
+                                f"{points}, not {value}")
+        if pid not in [p.id for p in game.active]:
+            raise _Inconsistent(where, STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
+                                f"{pid} is out of the game and plays no more hands")
+        if value:
+            game = game.with_player(pid, score=game.player(pid).score + value)
+            events.append(ev.Penalized(pid, "reported_infractions", value))
     return game
 
 
