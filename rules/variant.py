@@ -322,6 +322,21 @@ def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
         problems.append(Problem(base_pointer + "/melds/set/max", "a set of distinct suits cannot be that long"))
     if sets.get("min_naturals", 1) > sets["min"]:
         problems.append(Problem(base_pointer + "/melds/set/min_naturals", "a set cannot need more naturals than cards"))
+    tournament = params.get("tournament")
+    if tournament is not None:  # every table of the tournament is a game of this variant
+        lo, hi, at = players["min"], players["max"], base_pointer + "/tournament"
+        if not lo <= tournament["table_seats"] <= hi:
+            problems.append(Problem(at + "/table_seats", f"a table seats {tournament['table_seats']}; the game is "
+                                                         f"for {lo} to {hi} players"))
+        semi = -(-tournament["tables_max"] // tournament["semi_finals"])  # the winners dealt to a semi-final
+        if semi > hi:
+            problems.append(Problem(at + "/semi_finals", f"{tournament['tables_max']} qualifying winners dealt to "
+                                                         f"{tournament['semi_finals']} semi-finals seat {semi} at one; "
+                                                         f"the game is for at most {hi} players"))
+        final = tournament["semi_finals"] * tournament["advance_per_semi_final"]
+        if final > hi:
+            problems.append(Problem(at + "/advance_per_semi_final", f"the final would seat {final}; the game is for "
+                                                                    f"at most {hi} players"))
     return problems
 
 

@@ -119,6 +119,10 @@ def test_a_pass_means_nothing_where_the_dealer_has_no_option():
     ("denexa_caloochi", {"pack": {"jokers": 0}}, "/rules/deal/joker_on_cut"),
     ("denexa_caloochi", {"joker_reuse": {"set_exchange": "two"}}, "/rules/joker_reuse/set_exchange"),
     ("denexa_caloochi", {"game": {"limit": "none"}}, "/rules/game/limit"),
+    # every table of a tournament is a game of the variant (British: 2 to 5 players)
+    ("british_blackpool", {"tournament": {"table_seats": 6}}, "/rules/tournament/table_seats"),
+    ("british_blackpool", {"tournament": {"tables_max": 12}}, "/rules/tournament/semi_finals"),
+    ("british_blackpool", {"tournament": {"semi_finals": 3}}, "/rules/tournament/advance_per_semi_final"),
 ])
 def test_bad_overrides_of_the_new_rules_name_the_field(variant, rules, pointer):
     with pytest.raises(InvalidRules) as err:
