@@ -22,9 +22,6 @@ worker_class = "sync"
 # deadline cannot reach) is killed and replaced.  The app answers its own deadline well before.
 timeout = 30
 graceful_timeout = 10
-# A worker is replaced after this many requests (staggered by the jitter, so that the workers of
-# one instance are not all replaced at once): whatever memory a large request made it take is
-# given back to the system.
 # The app is loaded once, in the master, and each worker starts as a fork of it: loading it (every
 # variant, every validator, the clause registry) takes about 2.5 s of CPU, which a worker replaced
 # every few thousand requests would otherwise spend again each time (a quarter of the CPU at a
@@ -32,6 +29,9 @@ graceful_timeout = 10
 # chosen below, before the app loads, the metrics follow the worker's pid, and the CPU deadline's
 # signal handler is inherited by the fork.
 preload_app = True
+# A worker is replaced after this many requests (staggered by the jitter, so that the workers of
+# one instance are not all replaced at once): whatever memory a large request made it take is
+# given back to the system.
 max_requests = int(os.environ.get("KALOOKI_MAX_REQUESTS", 5000))
 max_requests_jitter = max_requests // 10
 # No access log from gunicorn: the app writes one JSON line per request to standard error (api/ops.py),

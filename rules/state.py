@@ -77,10 +77,10 @@ class Player:
         return self.hand.count(UNSEEN) if UNSEEN in self.hand else 0
 
     def to_dict(self) -> dict[str, Any]:
-        hand = self.hand
-        hidden = hand.count(UNSEEN) if UNSEEN in hand else 0
-        out = {"id": self.id, "hand": list(map(CODE, sorted(seen(hand) if hidden else hand, key=CANONICAL))),
-               "opened": self.opened, "score": self.score, "barred": self.barred}
+        hidden = self.hidden
+        listed = seen(self.hand) if hidden else self.hand
+        out = {"id": self.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": self.opened,
+               "score": self.score, "barred": self.barred}
         if hidden:  # written only for a hand given partly or wholly as a count, so full states read as before
             out["hidden"] = hidden
         if self.calls:
