@@ -245,16 +245,26 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
 
 
 def _crafted_requests(client) -> dict[str, tuple[str, bytes]]:
-    """The crafted slow requests of issue 11, each as (path, body): bodies that once cost seconds of
-    CPU to refuse or to answer (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold
-    them as tests)."""
-    from tests.test_legal_actions import CRAFTED, CRAFTED_RULES
+    """The crafted slow requests, each as (path, body): issue 11's bodies, which once cost seconds of
+    CPU to refuse or to answer, and the listings of openings with lay-offs that session 8's fuzzing
+    found over 50 ms (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold them as tests)."""
+    from tests.test_legal_actions import CRAFTED, CRAFTED_RULES, LAYOFF, LAYOFF_RULES
 
     first_turn = json.loads(BODY)
     game = client.post("/v1/games", json={"variant": VARIANT, "players": ["a", "b"], "seed": 1}).get_json()["game"]
     crafted_state = expand_setup(CRAFTED, "kalooki_co_uk", CRAFTED_RULES, "bench")
     sixty = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": crafted_state}
     draw = {"type": "draw", "source": "stock"}
+    layoffs = {}   # openings counting lay-offs, from 60 cards, against a table of melds (session 8's fuzzing)
+    for minimum in (100, 400):
+        rules = {**LAYOFF_RULES, "opening": {"minimum": minimum}}
+        layoffs[f"60 cards, openings of {minimum} with lay-offs (USPCC house rule): legal-actions"] = (
+            "/v1/legal-actions", orjson.dumps({"variant": "north_american_uspcc", "rules": rules,
+                                               "state": expand_setup(LAYOFF, "north_american_uspcc", rules, "bench")}))
+    taken = {**LAYOFF, "turn": {"drawn": "4S", "source": "discard", "must_open": True, "must_use": "4S"}}
+    layoffs["the same (openings of 100), having taken the discard the opening must hold: legal-actions"] = (
+        "/v1/legal-actions", orjson.dumps({"variant": "north_american_uspcc", "rules": LAYOFF_RULES,
+                                           "state": expand_setup(taken, "north_american_uspcc", LAYOFF_RULES, "bench")}))
     return {
         "a turn of 10,000 empty steps (422)":
             ("/v1/adjudicate", orjson.dumps({**first_turn, "action": {"type": "turn", "actions": [{}] * 10000}})),
@@ -271,6 +281,7 @@ def _crafted_requests(client) -> dict[str, tuple[str, bytes]]:
         "an integer beyond 2^53 beside U+E000 in a replayed game (422)":
             ("/v1/replay", orjson.dumps({"variant": VARIANT, "start": {"game": {**game, "sheet": [
                 {"pool": 2**60, "winner": "\ue000"}]}}, "actions": [draw]})),
+        **layoffs,
     }
 
 
@@ -283,7 +294,7 @@ def crafted(runs: int) -> None:
     from kalooki_referee.api import create_app
 
     client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}).test_client()  # (no log line per request)
-    print(f"The crafted slow requests of issue 11, through the Flask test client (CPU time of the process, "
+    print(f"The crafted slow requests, through the Flask test client (CPU time of the process, "
           f"median of {runs} batches of {BATCH} requests each)")
     worst = ("", 0.0)
     for name, (path, body) in _crafted_requests(client).items():

@@ -44,7 +44,7 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
-from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, replace, unaccounted
+from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, free_meld_id, replace, unaccounted
 from .variant import Variant
 
 
@@ -587,13 +587,15 @@ def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Ev
         state = replace(state, turn=replace(state.turn, opened_this_turn=True))
     opened_at = len(events)
     taken = {m.id for m in state.melds}
+    laid: list[TableMeld] = []
     for i, (spec, meld) in enumerate(zip(action.melds, melds)):
-        mid = spec.id or state.new_meld_id()
+        mid = spec.id or free_meld_id(taken, len(state.melds) + len(laid))
         if mid in taken and spec.id:
             raise MalformedInput(Problem(at + pointer("melds", i, "id"), f"meld id {mid!r} is already on the table"))
         taken.add(mid)
-        state = state.with_meld(TableMeld(mid, player.id, meld))
+        laid.append(TableMeld(mid, player.id, meld))
         events.append(ev.Melded(player.id, mid, meld.kind, tuple(meld.codes), meld_value(meld, variant)))
+    state = state.with_new_melds(laid)
     laid_off = 0
     for i, build in enumerate(action.builds):
         before = _table_meld(state, build.meld, at + pointer("builds", i))

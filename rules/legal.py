@@ -8,8 +8,10 @@ the listing and the adjudication can never disagree.  The listing is bounded:
   (``rules.search``);
 * the opening search has one node budget for the whole listing, and takes at most
   ``search.OPENING_LIMIT`` openings;
-* the number of candidates put to the engine is capped; ``truncated`` says when the cap or the
-  search cut the list.
+* the number of candidates put to the engine is capped, and so is the work of checking them one by
+  one: ``CHECK_BUDGET`` pieces (the new melds and builds of each candidate the engine reads in
+  full; a hostile house rule can make every opening a score of melds and lay-offs);
+  ``truncated`` says when a cap, the budget or the search cut the list.
 
 In a position with unseen cards the candidates are made from the seen cards only (no card of an
 unseen hand is proposed); a candidate the engine answers as undetermined (``legal: None``) is listed
@@ -26,11 +28,13 @@ from typing import Any
 
 from .actions import Action, MeldAction, action_to_dict, order_key
 from .engine import adjudicate
+from .melds import remembered_readings
 from .search import candidates
 from .state import Phase, State
 from .variant import Variant
 
 DEFAULT_CAP = 400
+CHECK_BUDGET = 250   # pieces of the candidates put to the engine one by one (50-100 us each)
 BASIC = ("announce", "call", "allow", "pass", "draw", "discard")
 TYPE_ORDER = {"announce": 0, "call": 0, "allow": 1, "pass": 1, "draw": 1, "meld": 2, "build": 3, "swap_joker": 4,
               "discard": 5}
@@ -41,8 +45,9 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
 
     Every candidate is put to the engine, except that new melds are checked once: they are valid,
     held, worth the minimum and leave a card to discard by construction, so what can still refuse
-    them (whose turn it is, the phase, an owed obligation) is the same for all of them.  With a
-    released joker to place, or ``verify_all``, each is checked."""
+    them (whose turn it is, the phase, an owed obligation) is the same for all of them, but for
+    whether they hold a taken discard the turn owes (``must_use``): one of each kind is checked.
+    With a released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
     # the listing's order: by type, then by ``order_key`` (each wire form written once, kept for the answer)
     unique: dict[tuple[int, str], Action] = {}
@@ -61,27 +66,45 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     room = max(0, cap - len(basic))
     kept = {id(a) for a in plays[:room] + basic[:cap]}
     truncated = cut or len(ordered) > cap
-    legal: list[Action] = []
-    undetermined: list[Action] = []
-    melds_ok: bool | None = None
-    shortcut = not verify_all and state.turn.pending_jokers == 0 and state.turn.must_use is None
-    for action in ordered:
-        if id(action) not in kept:
-            continue
-        single = isinstance(action, MeldAction) and not action.builds
-        if single and shortcut and melds_ok is not None:
-            if melds_ok:
-                legal.append(action)
-            continue
-        ok = adjudicate(variant, state, action).legal
-        if single:
-            melds_ok = ok
-        if ok:
-            legal.append(action)
-        elif ok is None:
-            undetermined.append(action)
+    with remembered_readings():  # the same pieces recur in hundreds of candidates
+        legal, undetermined, unchecked = _verified(variant, state, [a for a in ordered if id(a) in kept], verify_all)
+    truncated = truncated or unchecked
     out = {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
            "actions": [wire[id(a)] for a in legal], "truncated": truncated, "cap": cap}
     if undetermined:  # a position with unseen cards: actions whose legality the seen cards do not decide
         out["undetermined"] = [wire[id(a)] for a in undetermined]
     return out
+
+
+def _verified(variant: Variant, state: State, actions: list[Action],
+              verify_all: bool) -> tuple[list[Action], list[Action], bool]:
+    """The ``actions`` the engine accepts, those it cannot decide (unseen cards), in order, and
+    whether the check budget left some unchecked (never with ``verify_all``: the tests' yardstick)."""
+    legal: list[Action] = []
+    undetermined: list[Action] = []
+    # The engine's answer for new melds alone, by whether they hold the taken discard the turn owes
+    # (``must_use``): the one thing that can still tell two such candidates apart.
+    melds_ok: dict[bool, bool | None] = {}
+    shortcut = not verify_all and state.turn.pending_jokers == 0
+    must = state.turn.must_use
+    budget, unchecked = CHECK_BUDGET, False
+    for action in actions:
+        if shortcut and isinstance(action, MeldAction) and not action.builds:
+            uses = must is not None and any(t.card is must for spec in action.melds for t in spec.tokens)
+            if uses in melds_ok:
+                ok = melds_ok[uses]
+            else:
+                ok = melds_ok[uses] = adjudicate(variant, state, action).legal
+        else:
+            if not verify_all and action.type not in BASIC:
+                pieces = len(action.melds) + len(action.builds) if isinstance(action, MeldAction) else 1
+                if pieces > budget:
+                    unchecked = True
+                    continue
+                budget -= pieces
+            ok = adjudicate(variant, state, action).legal
+        if ok:
+            legal.append(action)
+        elif ok is None:
+            undetermined.append(action)
+    return legal, undetermined, unchecked

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Iterable, Sequence, TypedDict
 
@@ -352,8 +355,36 @@ def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None)
     return [], run_fail
 
 
+# Readings remembered while a block of ``remembered_readings`` runs (else none): a listing of legal
+# actions puts the same pieces to the engine in hundreds of candidate openings.
+_REMEMBERED: ContextVar[dict[tuple[tuple[Token, ...], str | None, int], tuple[Variant, Meld | Failure]] | None] = \
+    ContextVar("kalooki_remembered_readings", default=None)
+
+
+@contextmanager
+def remembered_readings() -> Iterator[None]:
+    """Within the block, ``read_meld`` reads each meld once (its answer depends only on the tokens,
+    the kind asked for and the variant)."""
+    token = _REMEMBERED.set({})
+    try:
+        yield
+    finally:
+        _REMEMBERED.reset(token)
+
+
 def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None) -> Meld | Failure:
     """The one reading of a proposed meld, or why there is none (invalid or ambiguous)."""
+    memo = _REMEMBERED.get()
+    if memo is None:
+        return _read_meld(tokens, variant, kind)
+    key = (tuple(tokens), kind, id(variant))
+    known = memo.get(key)
+    if known is None or known[0] is not variant:
+        known = memo[key] = (variant, _read_meld(tokens, variant, kind))
+    return known[1]
+
+
+def _read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None) -> Meld | Failure:
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
         return failure

@@ -10,7 +10,7 @@ Wire conventions (see docs/wire-format.md):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
@@ -231,12 +231,9 @@ class State:
             melds.append(table_meld)
         return replace(self, melds=tuple(melds))
 
-    def new_meld_id(self) -> str:
-        taken = {m.id for m in self.melds}
-        n = len(self.melds) + 1
-        while f"m{n}" in taken:
-            n += 1
-        return f"m{n}"
+    def with_new_melds(self, new: Sequence[TableMeld]) -> "State":
+        """The state with ``new`` melds laid after those on the table (their ids not yet taken)."""
+        return replace(self, melds=self.melds + tuple(new))
 
     @property
     def stock_hidden(self) -> int:
@@ -291,6 +288,15 @@ class State:
         if self.turn.pending_jokers:
             counts[JOKER_CODE] += self.turn.pending_jokers
         return counts
+
+
+def free_meld_id(taken: set[str], count: int) -> str:
+    """The id given to a meld laid without one: ``m<n>`` for the first free ``n`` from one more than
+    the ``count`` of melds on the table, whose ids are ``taken``."""
+    n = count + 1
+    while f"m{n}" in taken:
+        n += 1
+    return f"m{n}"
 
 
 # ------------------------------------------------------------------------------------------

@@ -160,3 +160,61 @@ def test_a_crafted_sixty_card_opening_search_is_answered_at_once(client):
     assert adjudicate(variant, state, action_from_dict({"type": "draw", "source": "discard"})).legal
     assert legal_actions(variant, state)["actions"] == [{"type": "draw", "source": "discard"},
                                                         {"type": "draw", "source": "stock"}]
+
+
+# -- what bounds a listing's checking ----------------------------------------------------------
+
+@pytest.mark.parametrize("variant_id", ["british", "north_american_uspcc", "kalooki_co_uk"])
+def test_a_taken_discard_owed_lists_only_the_plays_that_hold_it(variant_id):
+    # A, opened, took the 7H from the discard pile and must meld it at once: the sets of queens and of
+    # kings are new melds without it.  New melds are checked once for each answer to "holds the 7H?"
+    setup = {"players": [{"id": "A", "hand": ["7H", "8H", "9H", "QS", "QD", "QC", "KS", "KD", "KC", "2C"], "opened": True},
+                         {"id": "B", "hand": ["2S", "3S", "4S"], "opened": True}],
+             "melds": [{"id": "m1", "owner": "B", "kind": "run", "cards": ["4H", "5H", "6H"]}],
+             "dealer": "B", "to_act": "A", "phase": "play",
+             "turn": {"drawn": "7H", "source": "discard", "must_use": "7H"}, "discard": ["9S"]}
+    variant, state = make_state(setup, variant_id)
+    listing = legal_actions(variant, state)
+    assert not listing["truncated"]
+    assert listing["actions"] == legal_actions(variant, state, verify_all=True)["actions"]
+    assert {"type": "meld", "melds": [{"cards": ["7H", "8H", "9H"], "kind": "run"}]} in listing["actions"]
+    assert all("7H" in (a.get("cards") or [c for m in a["melds"] for c in m["cards"]]) for a in listing["actions"])
+    queens = {"type": "meld", "melds": [{"cards": ["QS", "QD", "QC"], "kind": "set"}]}
+    assert adjudicate(variant, state, action_from_dict(queens)).legal is False
+
+
+# A hostile house rule: an opening of 100 in the USPCC's way (lay-offs count) from a 60-card hand, with
+# a table full of melds to lay off on: hundreds of candidate openings of five to seven pieces each.
+LAYOFF_RULES = {"pack": {"decks": 4, "jokers": 12}, "opening": {"minimum": 100}}
+LAYOFF = {"players": [{"id": "A", "hand": [r + s for r in ("4", "5", "6", "7", "8", "9", "10") for s in "SHDC"] * 2 + ["JK"] * 4},
+                      {"id": "B", "hand": ["2S"], "opened": True}],
+          "melds": [{"id": f"{s}{i}", "owner": "B", "kind": "run", "cards": [r + s for r in ranks]}
+                    for s in "SHDC" for i, ranks in enumerate((("J", "Q", "K"), ("A", "2", "3")))]
+                   + [{"id": f"set{r}", "owner": "B", "kind": "set", "cards": [r + "S", r + "H", r + "D"]}
+                      for r in ("4", "5", "6", "7", "8", "9", "10")],
+          "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "4S", "source": "stock"}, "discard": ["9S"]}
+
+
+def _pieces(action) -> int:
+    return len(action.melds) + len(action.builds) if isinstance(action, MeldAction) else 1
+
+
+def test_the_check_budget_bounds_the_candidates_put_to_the_engine_one_by_one(monkeypatch):
+    from kalooki_referee.rules import legal
+
+    variant, state = make_state(LAYOFF, "north_american_uspcc", LAYOFF_RULES)
+    assert len(state.current.hand) == 60 and not state.current.opened
+    every = legal_actions(variant, state, verify_all=True)["actions"]
+    checked = []
+    real = legal.adjudicate
+    monkeypatch.setattr(legal, "adjudicate", lambda v, s, a: checked.append(a) or real(v, s, a))
+    listing = legal_actions(variant, state)
+    plays = [a for a in checked if a.type not in legal.BASIC and (not isinstance(a, MeldAction) or a.builds)]
+    assert 0 < sum(map(_pieces, plays)) <= legal.CHECK_BUDGET
+    # what the budget left unchecked is cut, and said so; what is listed is listed in order, and legal
+    assert listing["truncated"]
+    assert listing["actions"] == [a for a in every if a in listing["actions"]]
+    assert len(listing["actions"]) < len(every)
+    # with room enough, the same listing is the whole one
+    monkeypatch.setattr(legal, "CHECK_BUDGET", 10**6)
+    assert legal_actions(variant, state)["actions"] == every
