@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from kalooki_referee.api import create_app
 from kalooki_referee.rules import load_variant
 from kalooki_referee.rules.errors import MalformedInput, UnknownVariant
-from kalooki_referee.vectors.suite import plain_vectors
+from kalooki_referee.vectors.suite import load_vectors, plain_vectors
 from kalooki_referee.rules.game import game_from_dict
 from kalooki_referee.rules.replay import canonical
 
@@ -477,3 +477,29 @@ def test_integers_written_as_whole_floats_are_read_as_integers(client, every):
     for vid, endpoint, body in _vector_requests(every):
         plain, floated = client.post(f"/v1/{endpoint}", json=body), client.post(f"/v1/{endpoint}", json=_whole_floats(body))
         assert floated.status_code == plain.status_code, (vid, floated.get_data(as_text=True)[:300])
+
+
+# -- 5. the vectors' requests, changed at random (tests/fuzz.py) ------------------------------------
+
+ANSWERED = {200, 400, 404, 413, 415, 422}
+
+
+def _fuzz(seeds, count: int) -> None:
+    from tests.fuzz import mutated_requests
+
+    vectors = load_vectors()
+    for seed in seeds:
+        for vector_id, path, body in mutated_requests(seed, count, vectors):
+            r = _hostile_client.post(path, data=body, content_type="application/json")
+            assert r.status_code in ANSWERED, (seed, vector_id, r.status_code, body[:1000])
+            if r.status_code >= 400:
+                assert r.mimetype == PROBLEM, (seed, vector_id, r.status_code)
+
+
+def test_changed_vector_requests_get_a_verdict_or_a_problem():
+    _fuzz(range(3), 100)
+
+
+@pytest.mark.slow
+def test_many_more_changed_vector_requests_get_a_verdict_or_a_problem():
+    _fuzz(range(100, 104), 1000)
