@@ -319,7 +319,9 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
         if not isinstance(out, bool):
             problems.append(Problem(pointer("players", i, "out"), "expected true or false"))
             out = False
-        players.append(GamePlayer(p["id"], _int(p.get("score"), ("players", i, "score"), problems, 0),
+        # (a score may be below zero: the dealer's exact cut earns a Jamaican dealer -50; openapi.yaml's
+        # GamePlayer.score has the same bounds)
+        players.append(GamePlayer(p["id"], _int(p.get("score"), ("players", i, "score"), problems, -10**6),
                                   _int(p.get("payments"), ("players", i, "payments"), problems),
                                   _int(p.get("paid_to_pool"), ("players", i, "paid_to_pool"), problems, 0),
                                   _int(p.get("buy_ins"), ("players", i, "buy_ins"), problems, 0, 10), out))

@@ -188,7 +188,7 @@ def settle_won(rules: Rules, winner: str, kalookie: bool, seats: Sequence[Seat],
         elif s.cards is not None:
             owed[s.id] = stake + card_payment(s.cards, rules.scoring) * payment_multiplier
         elif s.payment is not None:
-            _check_payment(s, -s.payment, stake, payment_multiplier, rules, payment_slot)
+            _check_payment(s, -s.payment, stake, payment_multiplier, rules, len(seats), payment_slot)
             owed[s.id] = -s.payment
         else:
             raise Unsettled(s.id, "hands", f"{s.id}'s payment counts the cards left in hand: give them "
@@ -239,15 +239,17 @@ def _credit(champion: Seat, losers: Sequence[Seat], values: Values) -> int:
                                     "or running total (scores)")
 
 
-def _check_payment(s: Seat, paid: int, stake: int, multiplier: int, rules: Rules, slot: str) -> None:
+def _check_payment(s: Seat, paid: int, stake: int, multiplier: int, rules: Rules, players: int, slot: str) -> None:
     """A loser's payment read from a sheet: the stake plus, for at least one card, a whole number of
-    naturals and jokers at the variant's rates (times the kalookie multiplier)."""
+    naturals and jokers at the variant's rates (times the kalookie multiplier), no more jokers than
+    the table's pack holds and no more cards than it has."""
     per_card, per_joker = rules.scoring.per_card, rules.scoring.per_joker
-    extra, most = paid - stake, rules.pack.size
+    table = rules.pack_for(players)
+    extra, most = paid - stake, table.size
     possible = False
     if extra >= 0 and extra % multiplier == 0:
         units = extra // multiplier
-        for jokers in range(most + 1):
+        for jokers in range(table.jokers + 1):
             rest = units - jokers * per_joker
             if rest < 0:
                 break
