@@ -5,6 +5,7 @@
     python -m tools.mutation recheck [--dir DIR]    # the survivors again, against the vectors as they are now
     python -m tools.mutation report [--dir DIR]
     python -m tools.mutation vectors          # the test: every vector in process, stops at the first failure
+    python -m tools.mutation failing          # the ids of every vector that fails (recheck's baseline)
 
 ``run`` copies the rules core, the web layer, the vectors and this tool into a scratch folder (the
 repository's own files are never mutated), lists every mutant cosmic-ray can make in the rule
@@ -54,21 +55,35 @@ def modules(root: Path = ROOT) -> list[str]:
 
 # -- the test ------------------------------------------------------------------------------------
 
-def vectors_main() -> int:
+# In a scratch copy being rechecked: the ids of the vectors that fail on its unmutated rule modules
+# (they test behaviour changed since the run), which the test leaves out.
+LEFT_OUT = ".recheck-left-out"
+
+
+def vectors_main(all_failures: bool = False) -> int:
     """Every vector through the in-process service (the Flask test client), in file order; exit 1 at
-    the first one that does not pass."""
+    the first one that does not pass (``all_failures``: list every one that does not pass)."""
     import logging
     logging.disable(logging.CRITICAL)  # the request log is not wanted here
     from kalooki_referee.vectors.runner import in_process_poster, run_vector
     from kalooki_referee.vectors.suite import load_vectors
     post = in_process_poster()
-    count = 0
+    left_out = set(Path(LEFT_OUT).read_text(encoding="utf-8").split()) if Path(LEFT_OUT).exists() else set()
+    count = failed = 0
     for vector in load_vectors():
+        if vector.id in left_out:
+            continue
         outcome, detail = run_vector(post, vector)
+        if outcome != "pass" and all_failures:
+            print(vector.id)
+            failed += 1
+            continue
         if outcome != "pass":
             print(f"{outcome.upper()}  {vector.id}: {detail}")
             return 1
         count += 1
+    if all_failures:
+        return 1 if failed else 0
     print(f"vectors: {count} passed")
     return 0
 
@@ -207,21 +222,32 @@ def resume(args: argparse.Namespace) -> int:
 
 def recheck(args: argparse.Namespace) -> int:
     """Run every unexplained survivor again against the repository's vectors as they are now (after
-    vectors were added to kill survivors): the scratch copy's vectors are replaced, its rule modules
-    kept (the mutants were made on them), and each survivor's result is replaced by the new one."""
+    vectors were added to kill survivors): the scratch copy's vectors and tools are replaced, its rule
+    modules kept (the mutants were made on them), the vectors that fail on those unmutated modules
+    (they test a fix made since) left out, and each survivor's result replaced by the new one."""
     from cosmic_ray.mutating import mutate_and_test
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome
     out = Path(args.dir).resolve()
     tree = out / "tree"
-    shutil.rmtree(tree / "vectors")
-    shutil.copytree(ROOT / "vectors", tree / "vectors", symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("vectors", "tools"):  # (neither is mutated; the rule modules stay as the run had them)
+        shutil.rmtree(tree / name)
+        shutil.copytree(ROOT / name, tree / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
     os.chdir(tree)
+    # A vector added since the run for behaviour the rule modules did not yet have (a fix) fails on
+    # the unmutated copy: it would "kill" every mutant, so it is left out of the recheck.
+    Path(LEFT_OUT).unlink(missing_ok=True)
+    base = subprocess.run([sys.executable, "-m", "tools.mutation", "failing"], capture_output=True, text=True)
+    left_out = base.stdout.split()
+    Path(LEFT_OUT).write_text("\n".join(left_out) + "\n", encoding="utf-8")
+    if left_out:
+        print(f"{len(left_out)} vectors fail on the unmutated copy (behaviour changed since the run) and are "
+              f"left out: {', '.join(left_out)}", flush=True)
     known = equivalents()
     with use_db(str(out / "session.sqlite"), WorkDB.Mode.open) as db:
         again = [item for item, result in db.completed_work_items
                  if result.worker_outcome == WorkerOutcome.NORMAL and result.test_outcome == TestOutcome.SURVIVED
-                 and _key(item) not in known]
+                 and not _explained(item, known)]
         for item in sorted(again, key=_key):
             result = mutate_and_test(item.mutations, _config(args).test_command, float(args.timeout))
             db.set_result(item.job_id, result)
@@ -231,19 +257,27 @@ def recheck(args: argparse.Namespace) -> int:
 
 # -- the report ----------------------------------------------------------------------------------
 
-ROW = re.compile(r"^\|\s*`?(rules/[\w.]+)`?\s*\|\s*`?([\w/]+)`?\s*\|\s*(\d+)\s*\|")
+ROW = re.compile(r"^\|\s*`?(rules/[\w.]+)`?\s*\|\s*`?([\w/]+)`?\s*\|\s*(\d+)(?:\s*\(line (\d+)\))?\s*\|")
 
 
-def equivalents(path: Path = EQUIVALENTS) -> set[tuple[str, str, int]]:
-    """The survivors shown equivalent: (module, operator, occurrence) of each table row."""
+def equivalents(path: Path = EQUIVALENTS) -> set[tuple[str, str, int, int | None]]:
+    """The survivors shown equivalent: (module, operator, occurrence, line) of each table row (the
+    line where the row gives it, as ``12 (line 140)``: two mutants of one operator can share an
+    occurrence number across edits, never a line as well)."""
     if not path.exists():
         return set()
     found = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         m = ROW.match(line)
         if m:
-            found.add((m.group(1), m.group(2), int(m.group(3))))
+            found.add((m.group(1), m.group(2), int(m.group(3)), int(m.group(4)) if m.group(4) else None))
     return found
+
+
+def _explained(item, known: set[tuple[str, str, int, int | None]]) -> bool:
+    """Whether a row of ``known`` names the mutant ``item`` (by its line too, where the row gives it)."""
+    key = _key(item)
+    return key + (item.mutations[0].start_pos[0],) in known or key + (None,) in known
 
 
 def report(args: argparse.Namespace) -> int:
@@ -269,7 +303,7 @@ def report(args: argparse.Namespace) -> int:
             outcome = "error"  # cosmic-ray could not apply the mutant or run the test
         elif result.test_outcome == TestOutcome.KILLED:
             outcome = "timeout" if result.output == "timeout" else "killed"
-        elif key in known:
+        elif _explained(item, known):
             outcome = "equivalent"
         else:
             outcome = "survived"
@@ -310,9 +344,10 @@ def main(argv: list[str] | None = None) -> int:
         q.add_argument("--timeout", type=float, default=60.0)
         q.add_argument("--dir", default=str(DEFAULT_DIR))
     sub.add_parser("vectors", help="the test: every vector in process, stopping at the first failure")
+    sub.add_parser("failing", help="the ids of every vector that fails, one per line")
     args = parser.parse_args(argv)
-    if args.command == "vectors":
-        return vectors_main()
+    if args.command in ("vectors", "failing"):
+        return vectors_main(all_failures=args.command == "failing")
     if args.command in ("run", "resume", "recheck"):
         return {"run": run, "resume": resume, "recheck": recheck}[args.command](args)
     return report(args)
