@@ -59,9 +59,10 @@ def test_every_equivalent_survivor_names_a_mutated_module_and_says_why():
     rows = mutation.equivalents()
     text = mutation.EQUIVALENTS.read_text(encoding="utf-8")
     assert rows, "the survivors' file lists no row"
-    for module, operator, occurrence in rows:
+    for module, operator, occurrence, line in rows:
         assert module in mutation.modules(), module
         assert operator.startswith("core/")
+        assert line is not None and line > 0, (module, operator, occurrence)  # rows name their line
     # every row gives its reason (the last cell is not empty)
     for line in text.splitlines():
         if mutation.ROW.match(line):

@@ -200,10 +200,11 @@ def test_every_scoring_model_has_score_sheet_vectors():
     assert models <= covered, models - covered
 
 
-# The listing's order, stated here on its own: by kind (an owed announcement; a draw or the
-# dealer's pass; melds; builds; joker exchanges; discards), then by the wire form written as JSON
-# with sorted keys.
-KIND_RANK = {"announce": 0, "draw": 1, "pass": 1, "meld": 2, "build": 3, "swap_joker": 4, "discard": 5}
+# The listing's order, stated here on its own: by kind (an owed announcement or a call out of turn;
+# a draw, the dealer's pass or allowing a call; melds; builds; joker exchanges; discards), then by the
+# wire form written as JSON with sorted keys.
+KIND_RANK = {"announce": 0, "call": 0, "draw": 1, "pass": 1, "allow": 1, "meld": 2, "build": 3, "swap_joker": 4,
+             "discard": 5}
 
 
 @pytest.mark.parametrize("vector", [v for v in VECTORS if v.endpoint == "legal-actions"
@@ -216,8 +217,13 @@ def test_a_legal_actions_vector_lists_only_accepted_actions_in_canonical_order(v
     req = vector.data["request"]
     variant = load_variant(req["variant"], req.get("rules"))
     state = state_from_dict(req["state"], variant)
-    listed = vector.expected["response"]["/actions"]
     cap = req.get("cap", 400)
+    listed = vector.expected["response"].get("/actions")
+    if listed is None:  # a vector that states some places of a long listing: the referee's listing, checked
+        listed = legal_actions(variant, state, cap)["actions"]
+        for where, action in vector.expected["response"].items():
+            if where.startswith("/actions/"):
+                assert listed[int(where.rsplit("/", 1)[1])] == action, where
     assert len(listed) <= cap
     for action in listed:
         assert adjudicate(variant, state, action_from_dict(action)).legal, action
