@@ -43,11 +43,11 @@ TYPE_ORDER = {"announce": 0, "call": 0, "allow": 1, "pass": 1, "draw": 1, "meld"
 def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify_all: bool = False) -> dict[str, Any]:
     """The legal actions of the player to act (and an owed announcement), in canonical order.
 
-    Every candidate is put to the engine, except that new melds are checked once: they are valid,
-    held, worth the minimum and leave a card to discard by construction, so what can still refuse
-    them (whose turn it is, the phase, an owed obligation) is the same for all of them, but for
-    whether they hold a taken discard the turn owes (``must_use``): one of each kind is checked.
-    With a released joker to place, or ``verify_all``, each is checked."""
+    Every candidate is put to the engine, except that new melds are checked once for each kind:
+    they are valid, held and worth the minimum by construction, so what can still refuse them is
+    whose turn it is, the phase and the turn's obligations (the same for all of them), whether they
+    hold a taken discard the turn owes (``must_use``), and what they leave in hand to discard; one
+    of each kind is checked.  With a released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
     # the listing's order: by type, then by ``order_key`` (each wire form written once, kept for the answer)
     unique: dict[tuple[int, str], Action] = {}
@@ -82,19 +82,25 @@ def _verified(variant: Variant, state: State, actions: list[Action],
     whether the check budget left some unchecked (never with ``verify_all``: the tests' yardstick)."""
     legal: list[Action] = []
     undetermined: list[Action] = []
-    # The engine's answer for new melds alone, by whether they hold the taken discard the turn owes
-    # (``must_use``): the one thing that can still tell two such candidates apart.
-    melds_ok: dict[bool, bool | None] = {}
+    # The engine's answer for new melds alone, by what can still tell two of them apart: whether they
+    # hold the taken discard the turn owes (``must_use``), and what they leave in hand to discard
+    # (none, one card or more, only jokers: ``engine._check_hand_left``).
+    melds_ok: dict[tuple[bool, int, bool], bool | None] = {}
     shortcut = not verify_all and state.turn.pending_jokers == 0
     must = state.turn.must_use
+    held = len(state.current.hand)
+    naturals = sum(1 for c in state.current.hand if not c.is_joker)
     budget, unchecked = CHECK_BUDGET, False
     for action in actions:
         if shortcut and isinstance(action, MeldAction) and not action.builds:
-            uses = must is not None and any(t.card is must for spec in action.melds for t in spec.tokens)
-            if uses in melds_ok:
-                ok = melds_ok[uses]
+            tokens = [t for spec in action.melds for t in spec.tokens]
+            left = held - len(tokens)
+            natural_left = naturals - sum(1 for t in tokens if not t.card.is_joker)
+            key = (must is not None and any(t.card is must for t in tokens), min(left, 2), left > 0 and natural_left == 0)
+            if key in melds_ok:
+                ok = melds_ok[key]
             else:
-                ok = melds_ok[uses] = adjudicate(variant, state, action).legal
+                ok = melds_ok[key] = adjudicate(variant, state, action).legal
         else:
             if not verify_all and action.type not in BASIC:
                 pieces = len(action.melds) + len(action.builds) if isinstance(action, MeldAction) else 1

@@ -218,3 +218,25 @@ def test_the_check_budget_bounds_the_candidates_put_to_the_engine_one_by_one(mon
     # with room enough, the same listing is the whole one
     monkeypatch.setattr(legal, "CHECK_BUDGET", 10**6)
     assert legal_actions(variant, state)["actions"] == every
+
+
+@pytest.mark.parametrize("variant_id, barred", [("british", False), ("british", True), ("jamaican", False)])
+def test_new_melds_are_told_apart_by_what_they_leave_to_discard(variant_id, barred):
+    # A, opened, holds 8S 8H 8C and a joker after the draw: the set of four would leave nothing to
+    # discard; a set of three leaves one card (a joker alone, which the Jamaican game never discards;
+    # one card, which a player barred from going out may not keep alone).  Found by the 100,000-turn
+    # random play: one check stood for every new meld, and the set of four was listed.
+    setup = {"players": [{"id": "A", "hand": ["8S", "8H", "8C", "JK"], "opened": True, "barred": barred},
+                         {"id": "B", "hand": ["2S", "3S", "4S"], "opened": True}],
+             "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "JK", "source": "stock"},
+             "discard": ["9S"]}
+    if variant_id == "jamaican":  # three at the table; a hand after the contract's, where melds are laid freely
+        setup["players"].append({"id": "C", "hand": ["5D", "6D", "7D"], "opened": True})
+        setup["hand_number"] = 9
+    variant, state = make_state(setup, variant_id)
+    listing = legal_actions(variant, state)
+    assert listing["actions"] == legal_actions(variant, state, verify_all=True)["actions"]
+    for action in listing["actions"]:
+        assert adjudicate(variant, state, action_from_dict(action)).legal, action
+    four = {"type": "meld", "melds": [{"cards": ["8S", "8H", "8C", "JK(=8)"], "kind": "set"}]}
+    assert four not in listing["actions"]
