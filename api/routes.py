@@ -67,7 +67,7 @@ def _body(component: str):
     except (ValueError, RecursionError) as exc:
         raise _BadRequest(problem(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
                                   "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]))
-    repeated = _repeated_names(raw, body)
+    repeated = repeated_names(raw, body)
     if repeated:
         raise MalformedInput([Problem(where, "this name appears more than once in its object (which of its "
                                              "values was meant is not guessed)") for where in repeated[:MAX_PROBLEMS]])
@@ -101,7 +101,7 @@ def _members(pairs: list[tuple[str, object]]) -> dict:
     return marked
 
 
-def _repeated_names(raw: bytes, body) -> list[str]:
+def repeated_names(raw: bytes, body) -> list[str]:
     """The pointers of the object members of ``raw`` whose name its object gives more than once
     (orjson keeps the last value without a word).
 

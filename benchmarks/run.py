@@ -171,6 +171,13 @@ def _poster(client, path: str, body: bytes) -> Callable[[], object]:
     return post
 
 
+def _same_answer(client, path: str) -> None:
+    """Check once that ``path`` answers README's first-turn request with the referee's own bytes."""
+    mine = client.post(path, data=BODY, content_type="application/json").get_data()
+    referee = client.post("/v1/adjudicate", data=BODY, content_type="application/json").get_data()
+    assert mine == referee, f"{path} does not answer as /v1/adjudicate does"
+
+
 def _game_and_hand_requests(client) -> tuple[bytes, bytes]:
     """A game-level adjudicate body (``game``) and the hand-level body (``state``) of the same hand
     and the same action: a first turn (draw from the discard pile, discard) in the first hand of a
@@ -194,7 +201,7 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
     """The request figures through the Flask test client: the app's WSGI stack in this process,
     no HTTP, no server."""
     from kalooki_referee.api import create_app
-    from benchmarks.wsgi import ECHO_PATH, add_echo
+    from benchmarks.wsgi import ECHO_PATH, FLOOR_PATH, add_echo
 
     # the echo is registered on this instance only, for the benchmark; the request log is written
     # (every line formatted and written, as when serving) to /dev/null rather than to the terminal
@@ -202,11 +209,14 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
     client = app.test_client()
 
     # 1. the referee's own work: what a request costs beyond the echo's, counted in body parses
+    _same_answer(client, FLOOR_PATH)
     cases = alternating({"adjudicate": _poster(client, "/v1/adjudicate", BODY),
                          "echo": _poster(client, ECHO_PATH, BODY),
+                         "floor": _poster(client, FLOOR_PATH, BODY),
                          "parse": lambda: orjson.loads(BODY)}, n, rounds)
-    adj, echo, parse = (medians(cases[k]) for k in ("adjudicate", "echo", "parse"))
+    adj, echo, floor, parse = (medians(cases[k]) for k in ("adjudicate", "echo", "floor", "parse"))
     own = [(a - e) / p for a, e, p in zip(adj, echo, parse)]
+    least = [(f - e) / p for f, e, p in zip(floor, echo, parse)]
     print(f"Requests through the Flask test client, in process (the app's WSGI stack, no HTTP; "
           f"{rounds} alternating rounds of {n} calls each, after a warm-up; medians)")
     line("POST /v1/adjudicate, README's first-turn request", f"{statistics.median(adj):8.1f} us", "-")
@@ -215,6 +225,9 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
     line("referee's own work: (adjudicate - echo) / parse", f"{statistics.median(own):8.1f}x", "<= 6x")
     spread("rounds", own, ".1f", "x")
     spread("adjudicate - echo", [a - e for a, e in zip(adj, echo)], ".0f", " us")
+    line(f"the floor, {FLOOR_PATH}: (floor - echo) / parse", f"{statistics.median(least):8.1f}x",
+         "<= 6x (the floor: the least any handling costs)")
+    spread("rounds", least, ".1f", "x")
 
     # 3. a game request against the hand request of the same hand and action
     game_body, hand_body = _game_and_hand_requests(client)
@@ -393,7 +406,7 @@ ROUNDS = 8
 def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
     """`/v1/adjudicate` against the bare echo, both served by one gunicorn (api/gunicorn_conf.py, the
     same workers) running `benchmarks.wsgi:create()`, on 127.0.0.1, the loads alternating."""
-    from benchmarks.wsgi import ECHO_PATH
+    from benchmarks.wsgi import ECHO_PATH, FLOOR_PATH
 
     port = _free_port()
     env = {**os.environ, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": str(workers)}
@@ -411,10 +424,13 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
                 break
             except OSError:
                 time.sleep(0.1)
-        for path in (ECHO_PATH, "/v1/adjudicate"):  # the server answers both, with this worktree's code
+        answers = {}
+        for path in (ECHO_PATH, FLOOR_PATH, "/v1/adjudicate"):  # the server answers each, with this worktree's code
             req = urllib.request.Request(base + path, data=BODY, headers={"Content-Type": "application/json"})
             with urllib.request.urlopen(req) as r:
-                assert r.status == 200 and (path == ECHO_PATH or json.loads(r.read())["legal"]), path
+                assert r.status == 200, path
+                answers[path] = r.read()
+        assert answers[FLOOR_PATH] == answers["/v1/adjudicate"] and json.loads(answers[FLOOR_PATH])["legal"]
         threads = max(4, (os.cpu_count() or 2) * 2)
         if wrk:
             fd, script = tempfile.mkstemp(suffix=".lua")
@@ -430,16 +446,18 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
 
             def load(path: str, secs: int) -> float:
                 return _load(base + path, BODY, secs, threads)
-        for path in (ECHO_PATH, "/v1/adjudicate"):  # every worker answers both before measuring
+        for path in (ECHO_PATH, FLOOR_PATH, "/v1/adjudicate"):  # every worker answers each before measuring
             load(path, 2)
-        # alternate the two loads, so that a slow spell of the machine weighs on both alike
-        echoes, adjs = [], []
+        # alternate the loads, so that a slow spell of the machine weighs on each alike
+        echoes, floors, adjs = [], [], []
         for _ in range(rounds):
             echoes.append(load(ECHO_PATH, seconds))
             adjs.append(load("/v1/adjudicate", seconds))
+            floors.append(load(FLOOR_PATH, seconds))
         echo, adj = statistics.median(echoes), statistics.median(adjs)
-        # each round's two loads ran back to back, so their ratio is the paired comparison
+        # each round's loads ran back to back, so their ratio is the paired comparison
         ratios = [a / e if e else 0.0 for e, a in zip(echoes, adjs)]
+        least = [f / e if e else 0.0 for e, f in zip(echoes, floors)]
         print(f"HTTP through gunicorn on 127.0.0.1 (api/gunicorn_conf.py, {workers} workers; {client}; "
               f"{rounds} alternating rounds of {seconds} s after a warm-up, medians)")
         line(f"bare echo: POST {ECHO_PATH} (orjson in and out)", f"{echo:10.0f} req/s", "-")
@@ -447,6 +465,9 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
         line("adjudicate / echo (median of the rounds' ratios)", f"{statistics.median(ratios):10.0%}", ">= 85%")
         spread("rounds", [r * 100 for r in ratios], ".0f", "%")
         print("    rounds (echo, adjudicate req/s): " + ", ".join(f"{e:.0f}/{a:.0f}" for e, a in zip(echoes, adjs)))
+        line(f"the floor, {FLOOR_PATH} / echo", f"{statistics.median(least):10.0%}",
+             ">= 85% (the floor: the most any handling reaches)")
+        spread("rounds", [r * 100 for r in least], ".0f", "%")
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=10)

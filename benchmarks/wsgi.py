@@ -1,16 +1,27 @@
-"""The referee with one extra route, a bare JSON echo, for the benchmarks only (the served app,
-`api.create_app()`, has no such route): `/v1/adjudicate` is measured against the cheapest JSON round
-trip the same app instance can serve, through the same WSGI stack (in process, with Flask's test
-client) and under the same gunicorn configuration (over HTTP).
+"""The referee with two extra routes, for the benchmarks only (the served app, `api.create_app()`,
+has neither):
+
+- `/bench/echo`, a bare JSON echo: `/v1/adjudicate` is measured against the cheapest JSON round
+  trip the same app instance can serve, through the same WSGI stack (in process, with Flask's test
+  client) and under the same gunicorn configuration (over HTTP);
+- `/bench/floor`, the least any referee built on this design could do for README's first-turn
+  request (see ``floor``): what the speed targets leave room for, measured rather than argued.
+
 Serve with: gunicorn -c python:kalooki_referee.api.gunicorn_conf 'benchmarks.wsgi:create()'."""
 from __future__ import annotations
+
+from collections import Counter
 
 import orjson
 from flask import Flask, Response, request
 
-from kalooki_referee.api import create_app
+from kalooki_referee.api import create_app, openapi, ops
+from kalooki_referee.api.routes import repeated_names
+from kalooki_referee.rules import load_variant
+from kalooki_referee.rules.cards import pack_counts
 
 ECHO_PATH = "/bench/echo"
+FLOOR_PATH = "/bench/floor"
 
 
 def echo():
@@ -19,9 +30,72 @@ def echo():
     return Response(orjson.dumps(orjson.loads(request.get_data())), mimetype="application/json")
 
 
+# the canonical order of a hand on the wire (rules.cards.CANONICAL), by code
+_ORDER = {rank + suit: 100 * s + r for s, suit in enumerate("SHDC")
+          for r, rank in enumerate(("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"))}
+_ORDER["JK"] = 1000
+_FRESH_TURN = {"builds": {}, "drawn": None, "must_open": False, "opened_this_turn": False, "pending_jokers": 0,
+               "source": None}
+
+
+def floor():
+    """A lower bound, not a referee: the steps no handling of README's first-turn request can skip
+    under this design, each done as cheaply as Python allows, and nothing else.
+
+    - the body read and parsed with orjson (as the echo does);
+    - its shape checked against openapi.yaml (jsonschema-rs) and its object names checked for
+      repeats (the edge's own check, ``api.routes``);
+    - the position checked only for what it cannot lack: the cards counted against the pack (by
+      code, in one C-level Counter) and the player ids;
+    - the one action this route knows (a turn: draw from the discard pile, then discard) applied to
+      the wire dicts themselves, with no turn machine, no variant parameter and no clause;
+    - the referee's answer written (state and events; the benchmark checks once that it is the
+      referee's own answer, byte for byte) with orjson, and the verdict noted for the log.
+
+    Any other request is answered 501.  The referee's general machinery (typed values, the turn
+    machine, obligations, citations) can only add to what this costs."""
+    raw = request.get_data(cache=False)
+    body = orjson.loads(raw)
+    if not openapi.is_valid("AdjudicateRequest", body) or repeated_names(raw, body):
+        return Response(b"{}", status=400)
+    state, steps = body["state"], body["action"].get("actions") or ()
+    players = state["players"]
+    ids = [p["id"] for p in players]
+    if (state["phase"] != "draw" or len(steps) != 2 or steps[0] != {"type": "draw", "source": "discard"}
+            or steps[1]["type"] != "discard" or state.get("turn") not in (None, _FRESH_TURN)):
+        return Response(b"{}", status=501)
+    held = list(state["stock"])
+    held += state["discard"]
+    for p in players:
+        held += p["hand"]
+    for m in state["melds"]:
+        held += m["cards"]
+    pack = load_variant(body["variant"]).rules.pack_for(len(players))
+    if (Counter(held) != pack_counts(pack.decks, pack.jokers) or len(set(ids)) != len(ids)
+            or state["dealer"] not in ids or state["to_act"] not in ids or not state["discard"]):
+        return Response(b"{}", status=501)
+    seat = ids.index(state["to_act"])
+    player = players[seat]
+    hand, discard = list(player["hand"]), list(state["discard"])
+    drawn, thrown = discard.pop(), steps[1]["card"]
+    hand.append(drawn)
+    hand.remove(thrown)
+    discard.append(thrown)
+    players = list(players)
+    players[seat] = {**player, "hand": sorted(hand, key=_ORDER.__getitem__)}
+    ops.note_verdict(True)
+    return Response(orjson.dumps({
+        "events": [{"card": drawn, "player": player["id"], "source": "discard", "type": "drew"},
+                   {"card": thrown, "player": player["id"], "type": "discarded"}],
+        "legal": True, "result": None, "violations": [],
+        "state": {**state, "players": players, "discard": discard, "first_play": False, "turn": _FRESH_TURN,
+                  "to_act": ids[(seat + 1) % len(ids)]}}, option=orjson.OPT_SORT_KEYS), mimetype="application/json")
+
+
 def add_echo(app: Flask) -> Flask:
-    """Register the echo on ``app`` (before its first request, as Flask requires)."""
+    """Register the echo and the floor on ``app`` (before its first request, as Flask requires)."""
     app.add_url_rule(ECHO_PATH, "bench_echo", echo, methods=["POST"])
+    app.add_url_rule(FLOOR_PATH, "bench_floor", floor, methods=["POST"])
     return app
 
 
