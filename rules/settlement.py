@@ -241,11 +241,11 @@ def _credit(champion: Seat, losers: Sequence[Seat], values: Values) -> int:
 
 def _check_payment(s: Seat, paid: int, stake: int, multiplier: int, rules: Rules, players: int, slot: str) -> None:
     """A loser's payment read from a sheet: the stake plus, for at least one card, a whole number of
-    naturals and jokers at the variant's rates (times the kalookie multiplier), no more jokers than
-    the table's pack holds and no more cards than it has."""
+    naturals and jokers at the variant's rates (times the kalookie multiplier), no more jokers and no
+    more naturals than the table's pack holds of each."""
     per_card, per_joker = rules.scoring.per_card, rules.scoring.per_joker
     table = rules.pack_for(players)
-    extra, most = paid - stake, table.size
+    extra, naturals = paid - stake, table.size - table.jokers
     possible = False
     if extra >= 0 and extra % multiplier == 0:
         units = extra // multiplier
@@ -256,7 +256,7 @@ def _check_payment(s: Seat, paid: int, stake: int, multiplier: int, rules: Rules
             if per_card == 0:
                 possible = rest == 0
             else:
-                possible = rest % per_card == 0 and 1 <= jokers + rest // per_card <= most
+                possible = rest % per_card == 0 and rest // per_card <= naturals and jokers + rest // per_card >= 1
             if possible:
                 break
     if not possible:
