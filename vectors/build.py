@@ -113,7 +113,8 @@ GAME_DEFAULTS = {"hands_played": 0, "last_hand": None, "last_winner": None, "buy
 def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) -> dict:
     """A game: ``players`` may give only ids and scores; everyone has paid the initial stake unless
     ``paid_to_pool`` says otherwise, and the pool is what was paid in unless given; ``hand`` is a
-    hand ``setup`` (its players' scores are taken from the game)."""
+    hand ``setup`` (its players' scores are taken from the game, unless a hand player gives its own:
+    a penalty told during the hand stands on the hand's score until the hand is settled)."""
     variant = load_variant(variant_id, rules)
     stakes = setup.get("stakes")  # a preset name, the four stakes, or the variant's own stakes
     presets = variant.rules.stake_presets
@@ -132,7 +133,7 @@ def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) ->
     if setup.get("hand") is not None:
         hand = dict(setup["hand"])
         scores = {p["id"]: p["score"] for p in players}
-        hand["players"] = [{**hp, "score": scores.get(hp["id"], 0)} for hp in hand["players"]]
+        hand["players"] = [{**hp, "score": hp.get("score", scores.get(hp["id"], 0))} for hp in hand["players"]]
         game["hand"] = expand_setup(hand, variant_id, {**(rules or {}), "stakes": stake_values}, where)
     return game
 
