@@ -214,6 +214,10 @@ def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
         for p in exp.get("problems", []):
             if p not in pointers:
                 diffs.append(Difference("/errors", f"a problem at {p}", pointers))
+        for ptr, value in exp.get("response", {}).items():  # a problem's body too: /errors, /status...
+            got = resolve(body, ptr)
+            if got != value:
+                diffs.append(Difference(ptr, value, got))
         return diffs
     if "legal" in exp and resolve(body, "/legal") != exp["legal"]:
         diffs.append(Difference("/legal", exp["legal"], resolve(body, "/legal")))
