@@ -122,3 +122,16 @@ def test_an_in_process_run_prints_its_report_and_not_the_apps_request_log(capfd)
     out, err = capfd.readouterr()
     assert "vectors:" in out and " 0 failed" in out
     assert '"event"' not in out + err  # no JSON request-log line per vector
+
+
+def test_a_problem_answer_is_compared_to_its_expected_response_too():
+    # a 4xx vector's `response` pointers (its /errors, say) are checked, as a 200's are
+    from kalooki_referee.vectors.suite import Vector, compare
+    vector = Vector("x.json", {"id": "x", "expected": {"status": 422, "problem": "impossible-state",
+                                                       "problems": ["/state/stock"],
+                                                       "response": {"/errors/0/detail": "one short"}}})
+    body = {"type": "https://kalooki-referee.example/problems/impossible-state",
+            "errors": [{"pointer": "/state/stock", "detail": "one short"}]}
+    assert compare(vector, 422, body) == []
+    wrong = {**body, "errors": [{"pointer": "/state/stock", "detail": "two short"}]}
+    assert [str(d) for d in compare(vector, 422, wrong)] == ['at /errors/0/detail: expected "one short", got "two short"']

@@ -197,6 +197,12 @@ def _subset(expected: Any, actual: Any) -> bool:
     return expected == actual
 
 
+def _at(body: Any, expected: dict[str, Any], prefix: str = "") -> list[Difference]:
+    """Where the values ``expected`` at pointers (under ``prefix``) into ``body`` differ from it."""
+    return [Difference(prefix + ptr, value, got) for ptr, value in expected.items()
+            if (got := resolve(body, prefix + ptr)) != value]
+
+
 def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
     """Every way the answer (status, body) departs from the vector's expectations."""
     exp = vector.expected
@@ -214,11 +220,7 @@ def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
         for p in exp.get("problems", []):
             if p not in pointers:
                 diffs.append(Difference("/errors", f"a problem at {p}", pointers))
-        for ptr, value in exp.get("response", {}).items():  # a problem's body too: /errors, /status...
-            got = resolve(body, ptr)
-            if got != value:
-                diffs.append(Difference(ptr, value, got))
-        return diffs
+        return diffs + _at(body, exp.get("response", {}))  # a problem's body too: /errors, /status...
     if "legal" in exp and resolve(body, "/legal") != exp["legal"]:
         diffs.append(Difference("/legal", exp["legal"], resolve(body, "/legal")))
     if "violations" in exp:
@@ -237,14 +239,8 @@ def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
         got = bool(resolve(body, "/violations/0/ambiguous") is True or resolve(body, "/ambiguous") is True)
         if got != exp["ambiguous"]:
             diffs.append(Difference("/violations/0/ambiguous", exp["ambiguous"], got))
-    for ptr, value in exp.get("state", {}).items():
-        got = resolve(body, "/state" + ptr)
-        if got != value:
-            diffs.append(Difference("/state" + ptr, value, got))
-    for ptr, value in exp.get("response", {}).items():
-        got = resolve(body, ptr)
-        if got != value:
-            diffs.append(Difference(ptr, value, got))
+    diffs += _at(body, exp.get("state", {}), "/state")
+    diffs += _at(body, exp.get("response", {}))
     if "result" in exp:
         got = resolve(body, "/result")
         if got != exp["result"]:
