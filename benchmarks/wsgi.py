@@ -18,7 +18,7 @@ from flask import Flask, Response, request
 from kalooki_referee.api import create_app, openapi, ops
 from kalooki_referee.api.routes import repeated_names
 from kalooki_referee.rules import load_variant
-from kalooki_referee.rules.cards import pack_counts
+from kalooki_referee.rules.cards import pack_counts, pack_order
 
 ECHO_PATH = "/bench/echo"
 FLOOR_PATH = "/bench/floor"
@@ -30,10 +30,8 @@ def echo():
     return Response(orjson.dumps(orjson.loads(request.get_data())), mimetype="application/json")
 
 
-# the canonical order of a hand on the wire (rules.cards.CANONICAL), by code
-_ORDER = {rank + suit: 100 * s + r for s, suit in enumerate("SHDC")
-          for r, rank in enumerate(("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"))}
-_ORDER["JK"] = 1000
+# the canonical order of a hand on the wire (each card's own place, rules.cards.CANONICAL), by code
+_ORDER = {card.code: card.order for card in pack_order(1, 1)}
 _FRESH_TURN = {"builds": {}, "drawn": None, "must_open": False, "opened_this_turn": False, "pending_jokers": 0,
                "source": None}
 
