@@ -8,7 +8,6 @@ connection and never costs a worker.  Behind it, sync workers: a request is pure
 to wait on), so one request per process is what the GIL would allow anyway, and a sync worker runs
 the request in its main thread, where the app's CPU deadline (api/deadline.py) can interrupt it.
 """
-import base64
 import glob
 import multiprocessing
 import os
@@ -25,8 +24,8 @@ graceful_timeout = 10
 # The app is loaded once, in the master, and each worker starts as a fork of it: loading it (every
 # variant, every validator, the clause registry) takes about 2.5 s of CPU, which a worker replaced
 # every few thousand requests would otherwise spend again each time (a quarter of the CPU at a
-# thousand requests a second).  Nothing the app holds is per process: the ephemeral signing key is
-# chosen below, before the app loads, the metrics follow the worker's pid, and the CPU deadline's
+# thousand requests a second).  Nothing the app holds is per process: the signing key is the
+# configured one or the host's (api/signing.py), the metrics follow the worker's pid, and the CPU deadline's
 # signal handler is inherited by the fork.
 preload_app = True
 # A worker is replaced after this many requests (staggered by the jitter, so that the workers of
@@ -53,11 +52,10 @@ if os.environ.get("KALOOKI_CONTROL_SOCKET"):
 else:
     control_socket_disable = True
 
-# Signed rulings (api/signing.py): with no key configured, one ephemeral key per server start, the same
-# in every worker (chosen here, before the master loads the app), so that GET /v1/keys publishes the
-# key every worker signs with.  A configured key (KALOOKI_SIGNING_KEY_FILE or KALOOKI_SIGNING_KEY) wins.
-if not (os.environ.get("KALOOKI_SIGNING_KEY_FILE") or os.environ.get("KALOOKI_SIGNING_KEY")):
-    os.environ.setdefault("KALOOKI_EPHEMERAL_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
+# Signed rulings (api/signing.py): with no key configured (KALOOKI_SIGNING_KEY_FILE or
+# KALOOKI_SIGNING_KEY), every worker of every instance on the host signs with the host key, one file
+# (KALOOKI_KEY_DIR) that the first process to start makes and the others read: never a key per
+# process or per instance, which GET /v1/keys could not all publish.  Nothing to set here.
 
 
 def post_worker_init(worker):

@@ -262,6 +262,10 @@ def signing_key() -> signing.SigningKey:
 
 def _signed(body, answer: dict) -> dict:
     """``answer`` with its ``signature`` over the request ``body`` and the answer as written on the wire."""
+    try:
+        signing.check_shared(signing_key(), request.environ)
+    except signing.SigningUnavailable as exc:
+        raise _BadRequest(problem(503, "Signing unavailable", str(exc), "signing-unavailable"))
     wire = orjson.loads(orjson.dumps(answer, default=_plain))
     return {**wire, "signature": signing_key().sign(body, wire)}
 
