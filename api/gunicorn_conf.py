@@ -1,12 +1,13 @@
 """gunicorn settings for serving the referee, packaged with it: `kalooki-referee serve` runs
 `gunicorn -c python:kalooki_referee.api.gunicorn_conf "kalooki_referee.api:create_app()"`.
 
-The serving design (README, "Serving in production"): gunicorn never faces clients directly.  A
-buffering reverse proxy (nginx, `deploy/nginx.conf`) reads each request whole before it hands it on
-and reads each answer whole before it sends it out, so a slow or stalled client costs the proxy a
-connection and never costs a worker.  Behind it, sync workers: a request is pure CPU work (no I/O
-to wait on), so one request per process is what the GIL would allow anyway, and a sync worker runs
-the request in its main thread, where the app's CPU deadline (api/deadline.py) can interrupt it.
+The serving design (README, "Serving in production"): a slow or stalled client never holds a
+worker, with or without a proxy in front.  The worker class is api/worker.py's: gunicorn's own
+asyncio worker reads every connection side by side, each request whole within deadlines on its head
+(KALOOKI_HEAD_SECONDS) and its body (KALOOKI_BODY_SECONDS), and only then runs the app, in the main
+thread, one request at a time as a sync worker would (a request is pure CPU work, so one at a time
+per process is what the GIL would allow anyway), where the app's CPU deadline (api/deadline.py) can
+interrupt it.  Behind nginx (deploy/nginx.conf), which buffers too, the same holds.
 """
 import glob
 import multiprocessing
@@ -16,7 +17,12 @@ import tempfile
 
 bind = os.environ.get("KALOOKI_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("KALOOKI_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-worker_class = "sync"
+worker_class = "kalooki_referee.api.worker.Worker"
+asgi_lifespan = "off"  # (the WSGI app has no ASGI startup or shutdown of its own)
+# A worker's connections, slow ones included, each cost a socket (a file descriptor) and a few
+# kilobytes; the deadlines close a slow one within HEAD + BODY seconds, so the open ones are bounded
+# by the rate they arrive at times 30 s, and by the process's file limit (RLIMIT_NOFILE, `ulimit -n`:
+# raise it where thousands of slow connections are to be held without a proxy in front).
 # The last resort: a worker silent for this long (stuck outside Python, where the app's own
 # deadline cannot reach) is killed and replaced.  The app answers its own deadline well before.
 timeout = 30
