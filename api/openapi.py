@@ -15,7 +15,11 @@ from referencing.jsonschema import DRAFT202012
 
 from kalooki_referee.rules.errors import MalformedInput, Problem, pointer
 
-OPENAPI_PATH = Path(__file__).resolve().parent / "openapi.yaml"  # the top-level file, linked here so it is packaged
+# The contract is the repository's top-level openapi.yaml; the wheel carries a copy inside this
+# package (setup.py's build step puts it there).
+_HERE = Path(__file__).resolve().parent
+OPENAPI_PATH = next((p for p in (_HERE / "openapi.yaml", _HERE.parent / "openapi.yaml") if p.is_file()),
+                    _HERE / "openapi.yaml")
 _BASE = "urn:kalooki-referee:openapi"
 
 

@@ -156,14 +156,15 @@ def draw(items: list, n: int, seed: str) -> list:
 
 
 def prepare(workdir: Path) -> None:
-    """A copy of what the test imports, with the symbolic links kept (kalooki_referee/ -> ../rules)."""
+    """A copy of what the test imports; run from it, ``kalooki_referee`` reads the copy's rules/, api/ and
+    vectors/ (its checkout finder), not the repository's."""
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
     for name in COPY:
         src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, workdir / name, symlinks=True,
+            shutil.copytree(src, workdir / name,
                             ignore=shutil.ignore_patterns("__pycache__", "node_modules", "*.pyc"))
         else:
             shutil.copy2(src, workdir / name)
@@ -278,7 +279,7 @@ def recheck(args: argparse.Namespace) -> int:
     tree = out / "tree"
     for name in ("vectors", "tools"):  # (neither is mutated; the rule modules stay as the run had them)
         shutil.rmtree(tree / name)
-        shutil.copytree(ROOT / name, tree / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(ROOT / name, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
     os.chdir(tree)
     # A vector added since the run for behaviour the rule modules did not yet have (a fix) fails on
     # the unmutated copy: it would "kill" every mutant, so it is left out of the recheck.
