@@ -1,5 +1,7 @@
-"""The one build step pyproject.toml cannot state: the top-level openapi.yaml (the contract) is copied
-into the wheel's ``kalooki_referee/api/`` beside the module that reads it (api/openapi.py)."""
+"""The one build step pyproject.toml cannot state: two files kept outside the packages' folders are
+copied into the wheel beside the modules that read them: the top-level openapi.yaml (the contract)
+into ``kalooki_referee/api/`` (api/openapi.py), and docs/conformance.md (the comparison rules) into
+``kalooki_referee/vectors/`` (vectors/export.py puts it in every export)."""
 from pathlib import Path
 
 from setuptools import setup
@@ -9,9 +11,10 @@ from setuptools.command.build_py import build_py
 class BuildPy(build_py):
     def run(self) -> None:
         super().run()
-        target = Path(self.build_lib, "kalooki_referee", "api", "openapi.yaml")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self.copy_file("openapi.yaml", str(target))
+        for source, package in (("openapi.yaml", "api"), ("docs/conformance.md", "vectors")):
+            target = Path(self.build_lib, "kalooki_referee", package, Path(source).name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.copy_file(source, str(target))
 
 
 setup(cmdclass={"build_py": BuildPy})
