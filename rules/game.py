@@ -431,7 +431,12 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
     elif game.buy_in_queue:
         problems.append(Problem("/buy_in_queue", "buy-in decisions are owed only in the buy-in phase"))
     if game.phase == "over":
-        if game.winner not in ids:
+        # a game of a fixed number of hands whose lowest total is shared ends with no single winner
+        # (``_after_decisions``): such a game is over with its winner null
+        lowest = [p.score for p in game.active]
+        tied = (variant.rules.contract is not None and game.winner is None
+                and len(lowest) > 1 and lowest.count(min(lowest)) > 1)
+        if game.winner not in ids and not tied:
             problems.append(Problem("/winner", "a finished game names its winner"))
     elif game.winner is not None:
         problems.append(Problem("/winner", "only a finished game has a winner"))
@@ -490,7 +495,7 @@ class _HandIllegal(Exception):
 
 def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.Event]) -> tuple[Game, State]:
     if game.phase == "over":
-        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won")
+        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, _over(game))
     if game.phase == "buy_in":
         raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
     if game.phase == "between" or game.hand is None:
@@ -583,6 +588,12 @@ def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Ga
     return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
 
 
+def _over(game: Game) -> str:
+    """Why nothing more is played in a finished game (a tie for the lowest total has no winner)."""
+    return (f"the game is over: {game.winner} has won" if game.winner is not None
+            else "the game is over: the lowest total is shared, nobody won it outright")
+
+
 def _game_over(game: Game, winner: str | None, events: list[ev.Event]) -> Game:
     """The game ends: ``winner`` (None where nobody won outright) takes the pool."""
     events.append(ev.GameWon(winner, game.pool))
@@ -598,7 +609,7 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
     kind = action["type"]
     if kind == "next_hand":
         if game.phase == "over":
-            raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won")
+            raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, _over(game))
         if game.phase == "buy_in":
             raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
         if game.phase == "hand":
@@ -610,7 +621,7 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
     if player not in [p.id for p in game.players]:
         raise MalformedInput(Problem("/player", f"{player!r} is not a player in the game"))
     if game.phase == "over":
-        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won, no buy-ins")
+        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, _over(game) + ", no buy-ins")
     if variant.rules.game.limit is None:
         raise Illegal(BUYIN_NONE_NORTH_AMERICA, "this game has no elimination, no pool and no buying in")
     if game.phase != "buy_in" or player not in game.buy_in_queue:
