@@ -349,3 +349,84 @@ def test_nginx_refusals_have_the_apps_headers_and_an_address_is_limited():
         finally:
             for s in held:
                 s.close()
+
+
+# -- the worker's adapter, in process (default run): whole requests, deadlines, the body limit -------
+
+def _asgi_call(app, scope: dict, messages: list[dict], hang: bool = False) -> tuple[int, dict, bytes]:
+    """Run ``app`` (ASGI) on one request whose body arrives as ``messages`` (then nothing more, when
+    ``hang``): the status, headers and body it sends."""
+    import asyncio
+
+    sent: list[dict] = []
+
+    async def run():
+        queue = messages  # (consumed in place: the caller sees what was never read)
+
+        async def receive():
+            if queue:
+                return queue.pop(0)
+            if hang:
+                await asyncio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            sent.append(message)
+
+        await app(scope, receive, send)
+
+    asyncio.run(run())
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
+
+
+def _scope(method: str, path: str, query: bytes = b"", headers: list | None = None) -> dict:
+    return {"type": "http", "method": method, "path": path, "raw_path": path.encode() + (b"?" + query if query else b""),
+            "query_string": query, "root_path": "", "scheme": "http", "http_version": "1.1",
+            "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 5000),
+            "headers": headers or [(b"host", b"referee"), (b"content-type", b"application/json")]}
+
+
+@pytest.fixture(scope="module")
+def whole_requests_app():
+    from kalooki_referee.api import create_app
+    from kalooki_referee.api.worker import WholeRequests
+
+    flask_app = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")})
+    return flask_app, WholeRequests(flask_app, multiprocess=False, body_seconds=0.5)
+
+
+def test_the_worker_hands_the_app_whole_requests_and_sends_its_answers(whole_requests_app):
+    flask_app, app = whole_requests_app
+    body = (ROOT / "examples" / "first-turn.json").read_bytes()
+    expected = flask_app.test_client().post("/v1/adjudicate?sign=true", data=body, content_type="application/json")
+    pieces = [body[i:i + 100] for i in range(0, len(body), 100)]  # as a dribbling client sends it
+    messages = [{"type": "http.request", "body": p, "more_body": i < len(pieces) - 1} for i, p in enumerate(pieces)]
+    status, headers, answer = _asgi_call(app, _scope("POST", "/v1/adjudicate", b"sign=true"), messages)
+    assert (status, answer) == (200, expected.data)
+    assert headers["content-type"] == "application/json" and headers["x-content-type-options"] == "nosniff"
+    status, _, answer = _asgi_call(app, _scope("GET", "/v1/variants/british"), [{"type": "http.request"}])
+    assert status == 200 and json.loads(answer)["id"] == "british"
+
+
+def test_the_worker_answers_408_to_a_body_past_its_deadline(whole_requests_app):
+    _, app = whole_requests_app
+    t0 = time.monotonic()
+    status, headers, answer = _asgi_call(app, _scope("POST", "/v1/deal"),
+                                         [{"type": "http.request", "body": b'{"variant": ', "more_body": True}],
+                                         hang=True)
+    assert time.monotonic() - t0 < 5
+    assert (status, headers["content-type"], headers["x-content-type-options"]) == \
+        (408, "application/problem+json", "nosniff")
+    assert json.loads(answer)["type"].endswith("/request-timeout")
+
+
+def test_the_worker_reads_no_more_than_one_byte_past_the_body_limit(whole_requests_app):
+    _, app = whole_requests_app
+    chunk = b" " * 65536
+    offered = [{"type": "http.request", "body": chunk, "more_body": True} for _ in range(64)]  # 4 MiB, chunked
+    status, headers, answer = _asgi_call(app, _scope("POST", "/v1/adjudicate"), offered)
+    assert (status, headers["content-type"]) == (413, "application/problem+json")
+    # reading stopped once the body passed 1 MiB (17 pieces of 64 KiB): the rest was never read
+    assert len(offered) == 64 - 17
