@@ -130,11 +130,13 @@ def is_valid(component: str, body: Any) -> bool:
     return _fast(component).is_valid(body)
 
 
-def validate(component: str, body: Any) -> None:
-    """Raise MalformedInput listing every place where ``body`` breaks ``components/schemas/<component>``."""
-    if is_valid(component, body):
-        return
-    refuse_overlong(body)
+def validate(component: str, body: Any, checked: bool = False) -> None:
+    """Raise MalformedInput listing every place where ``body`` breaks ``components/schemas/<component>``
+    (``checked``: the caller has already found it invalid and within refuse_overlong's sizes)."""
+    if not checked:
+        if is_valid(component, body):
+            return
+        refuse_overlong(body)
     problems = []
     # The full validator walks a oneOf per item and keeps every error: on a list of thousands of
     # broken items that costs seconds.  It reads a copy whose lists are cut to their first items

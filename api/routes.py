@@ -69,6 +69,9 @@ def _body(component: str):
     except (ValueError, RecursionError) as exc:
         raise _BadRequest(problem(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
                                   "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]))
+    valid = openapi.is_valid(component, body)
+    if not valid:  # a size no request reaches (a list, an object, a name, a string): named before any walk
+        openapi.refuse_overlong(body)
     repeated = repeated_names(raw, body)
     if repeated:
         raise MalformedInput([Problem(where, "this name appears more than once in its object (which of its "
@@ -80,14 +83,13 @@ def _body(component: str):
     # answer's serialiser).  A body the schema accepts can nest freely only in its free-form parts
     # (`rules`, a game's `sheet` rows), so only those are measured; any other body is measured whole
     # before the full validator lists its problems.
-    if openapi.is_valid(component, body):
+    if valid:
         if isinstance(body, dict) and _free_depth(body) > MAX_JSON_DEPTH:
             raise _too_deep()
         return body
-    openapi.refuse_overlong(body)  # a list longer than any request holds: refused before any walk of the text
     if _depth(raw) > MAX_JSON_DEPTH:
         raise _too_deep()
-    openapi.validate(component, body)
+    openapi.validate(component, body, checked=True)
     return body
 
 

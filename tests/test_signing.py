@@ -184,6 +184,10 @@ def under_gunicorn(no_key, tmp_path):
     key kept in a directory of the test's own."""
     no_key.setitem(sys.modules, "gunicorn.arbiter", types.ModuleType("gunicorn.arbiter"))
     no_key.setenv(KEY_DIR_ENV, str(tmp_path / "keys"))
+    # gunicorn_conf.py, read below as the master reads it, would otherwise leave its metrics directory
+    # in this process's environment, and later apps would count their metrics there
+    (tmp_path / "metrics").mkdir()
+    no_key.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "metrics"))
     return tmp_path / "keys"
 
 
