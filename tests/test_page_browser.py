@@ -185,13 +185,14 @@ def test_stepping_through_a_recorded_hand_to_its_disputed_move_and_ruling(open_p
 
     # from the start, one step at a time, each allowed step said so, up to the disputed one
     page.get_by_role("button", name="Start", exact=True).click()
-    expect(page.locator("#step-label")).to_contain_text("Position 0 ")
+    positions = bad["index"] + 1  # counted from 1: the start, then after each allowed step
+    expect(page.locator("#step-label")).to_contain_text(f"Position 1 of {positions}:")
     assert shown_position(page)["seats"] == position_of(replay["start"]["position"])["seats"]
     for i in range(bad["index"]):
         verdict = page.locator(f"#verdict .verdict[data-step='{i + 1}']")
         expect(verdict).to_contain_text("Allowed.")
         page.get_by_role("button", name="Next step").click()
-        expect(page.locator("#step-label")).to_contain_text(f"Position {i + 1} ")
+        expect(page.locator("#step-label")).to_contain_text(f"Position {i + 2} of {positions}:")
     expect(page.get_by_role("button", name="Next step")).to_be_disabled()  # the log stops being valid here
 
     verdict = page.locator(f"#verdict .verdict.illegal[data-step='{bad['index'] + 1}']")
@@ -220,7 +221,7 @@ def test_stepping_through_a_recorded_hand_to_its_disputed_move_and_ruling(open_p
     # the rules of the variant are readable by topic, the broken rule among them with its ruling
     page.get_by_role("link", name="The rules").click()
     topic = page.locator("details.topic").filter(has=page.locator(f"article[data-clause='{cited[0]['clause']}']"))
-    topic.locator("summary").click()
+    topic.locator(":scope > summary").click()
     article = topic.locator(f"article[data-clause='{cited[0]['clause']}']")
     expect(article).to_be_visible()
     expect(article).to_contain_text(cited[0]["statement"])
@@ -283,11 +284,24 @@ def test_a_meld_is_checked_by_clicking_card_pictures_under_a_chosen_variant(open
     page.get_by_role("button", name="Is this meld allowed?").click()
     _, answer = api(base_url, "/v1/melds/check", {"variant": "british_ace_low", "cards": ["JK", "5S", "6S"]})
     verdict = page.locator("#meld-answer .meld-verdict")
-    if answer["valid"]:
-        expect(verdict).to_contain_text("a joker standing for the")
-        expect(verdict.locator(".card svg.joker")).to_have_count(len(answer["jokers"]))
-    else:
-        expect(verdict).to_contain_text(answer["violation"]["message"])
+    assert answer["ambiguous"] and len(answer["readings"]) > 1, "the joker can end the run at either end"
+    # not a refusal: a question back, each reading the referee sees one button
+    expect(verdict).to_have_class(re.compile(r"\bquestion\b"))
+    expect(verdict).not_to_have_class(re.compile(r"\billegal\b"))
+    expect(verdict).to_contain_text("It could be either: which did you mean?")
+    assert "No, this meld is not allowed" not in verdict.inner_text()
+    readings = verdict.get_by_role("button")
+    expect(readings).to_have_count(len(answer["readings"]))
+    for reading, button in zip(answer["readings"], readings.all()):
+        expect(button).to_contain_text(card_names(reading["cards"]))
+    chosen = answer["readings"][-1]
+    readings.last.click()
+    _, as_chosen = api(base_url, "/v1/melds/check", {"variant": "british_ace_low", "cards": chosen["cards"],
+                                                     "declarations": {"kind": chosen["kind"]}})
+    assert as_chosen["valid"]
+    expect(verdict).to_contain_text("Yes, this meld is allowed")
+    expect(verdict).to_contain_text("a joker standing for the")
+    expect(verdict.locator(".card svg.joker")).to_have_count(len(as_chosen["jokers"]))
 
 
 def test_a_bad_log_shows_the_apis_problems_next_to_the_field(open_page, base_url):
@@ -379,8 +393,14 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 def card_names(codes: list[str]) -> str:
-    """Natural cards as the page writes them in running text: "the two of spades and the two of hearts"."""
-    words = [f"the {RANK_WORDS[c[:-1]]} of {SUIT_WORDS[c[-1]]}" for c in codes]
+    """Cards as the page writes them in running text: "the two of spades and the two of hearts"; a joker
+    read as a card, "JK(=4S)", is "a joker standing for the four of spades"."""
+    def one(code: str) -> str:
+        joker = re.fullmatch(r"JK\(=(.+)\)", code)
+        card = joker.group(1) if joker else code
+        words = f"the {RANK_WORDS[card[:-1]]} of {SUIT_WORDS[card[-1]]}"
+        return f"a joker standing for {words}" if joker else words
+    words = [one(c) for c in codes]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -488,8 +508,10 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     box = page.locator("#build-hand-problems")
     about_the_hand = [e for e in problem["errors"] if e["pointer"].startswith("/state/players/0/hand")]
     assert about_the_hand
-    for error in about_the_hand:
-        expect(box.locator(f"li.problem[data-pointer='{error['pointer']}']")).to_contain_text(error["detail"])
+    for error in about_the_hand:  # each said once: the same words about the same cards are one line
+        expect(box.locator(f"li.problem[data-pointers~='{error['pointer']}']")).to_contain_text(error["detail"])
+    lines = box.locator("li.problem .problem-words").all_inner_texts()
+    assert len(lines) == len(set(lines))
     expect(page.locator("#build-answer")).to_be_empty()
 
     # asking with nothing laid out: the page says what is missing, beside each part
