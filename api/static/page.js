@@ -125,11 +125,14 @@ function plainWords(text, res) {
     .replace(/\b[Dd]ocuments ((?:\d{3}, )*\d{3}) and (\d{3})/g,
              (_, list, last) => [...list.split(", "), last].map(n => documentWords(n, res)).join(", ").replace(/, ([^,]*)$/, " and $1"))
     .replace(/\b[Dd]ocument (\d{3})/g, (_, n) => documentWords(n, res))
+    .replace(/\b(\d{3})'s\b/g, (_, n) => `${documentWords(n, res)}'s`)
     .replace(/\s*\(amb\.[\w.]+\)/g, "")
     .replace(/\bamb\.[\w.]+:\s*/g, "")
     .replace(/\(amb\.[\w.]+ /g, "(the referee's reading: ")
-    .replace(/,? ?\(?clause [a-z_]+\.[\w.]+\)?/g, "")
+    .replace(/\b(?:clause|citing) (?=[a-z_]+\.[a-z])/g, "citing ")
     .replace(/(^|[\s(])\/([a-z_]+(?:\/[a-z_]+)+)/g, (_, lead, path) => `${lead}the house rule \u201c${path.split("/").map(w => w.replace(/_/g, " ")).join(": ")}\u201d`)
+    .replace(/\b[a-z_]+(?:\.[a-z0-9_]+)+\b/g, id => res.clauses.has(id)
+      ? `the rule \u201c${res.clauses.get(id).statement.replace(/\.$/, "")}\u201d` : id)
     .replace(/^./, c => c.toUpperCase());
 }
 
@@ -153,9 +156,10 @@ function rulingItem(id, res) {
   const ruling = res.rulings.get(id);
   if (!ruling) return h("li", {class: "ruling", "data-ruling": id}, "A ruling of the referee's", idsDetails(["ruling", id]));
   return h("li", {class: "ruling", "data-ruling": id},
-    h("span", {class: "ruling-text"}, ruling.ruling),
+    h("span", {class: "ruling-text"}, plainWords(ruling.ruling, res)),
     ruling.reason ? h("span", {class: "ruling-reason"}, ` Why: ${plainWords(ruling.reason, res)}`) : "",
-    idsDetails(["ruling", id], ["the referee's note as written", ruling.reason ? h("q", {}, ruling.reason) : null],
+    idsDetails(["ruling", id], ["the ruling as written", plainWords(ruling.ruling, res) !== ruling.ruling ? h("q", {}, ruling.ruling) : null],
+               ["the referee's note as written", ruling.reason ? h("q", {}, ruling.reason) : null],
                ["the house rule that can change it", ruling.switch]));
 }
 
@@ -352,11 +356,12 @@ function rulingsList(res) {
   return h("details", {class: "topic rulings-all"},
     h("summary", {}, `The referee's rulings where the sources are unclear (${res.rulings.size})`),
     h("ul", {class: "rulings"}, [...res.rulings.values()].map(r => h("li", {class: "ruling", "data-ruling": r.id},
-      h("p", {}, r.ruling),
+      h("p", {}, plainWords(r.ruling, res)),
       r.reason ? h("p", {class: "ruling-reason"}, `Why: ${plainWords(r.reason, res)}`) : "",
       r.switch ? h("p", {class: "ruling-switch"}, "A house rule can change it.") : "",
       (r.sources || []).length ? h("ul", {class: "sources"}, r.sources.map(s => sourceItem(s, res))) : "",
-      idsDetails(["ruling", r.id], ["the referee's note as written", r.reason ? h("q", {}, r.reason) : null],
+      idsDetails(["ruling", r.id], ["the ruling as written", plainWords(r.ruling, res) !== r.ruling ? h("q", {}, r.ruling) : null],
+                 ["the referee's note as written", r.reason ? h("q", {}, r.reason) : null],
                  ["the house rule that can change it", r.switch])))));
 }
 
