@@ -652,6 +652,9 @@ def test_the_pages_canonical_json_is_the_referees(open_page, base_url):
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 AXE_DIR = ROOT / "tests" / "axe"
+# Views whose first screen on a phone is saved too (test-artifacts/phone-screen-<view>.png; docs/img/
+# holds copies for the README): the step buttons with the verdict under them, the picker and its answer.
+PHONE_SCREENS = {"log-first-illegal-step": "#viewer .stepper", "meld-which-reading": "#meld-help"}
 
 
 @pytest.fixture(scope="module")
@@ -755,6 +758,9 @@ def test_every_view_fits_a_phone_and_a_desktop_and_axe_finds_nothing(open_page, 
                 found[f"{size}, {view}"] = violations
             if size == "phone":
                 screenshot(page, f"phone-{view}")
+                if view in PHONE_SCREENS:  # what a phone shows at once, from the part the view is about
+                    page.locator(PHONE_SCREENS[view]).evaluate("(n) => n.scrollIntoView({block: 'start'})")
+                    page.screenshot(path=str(ARTIFACTS / f"phone-screen-{view}.png"))
             if view == "log-first-illegal-step":
                 stepper, verdict = page.locator(".stepper").bounding_box(), page.locator("#verdict").bounding_box()
                 below = verdict["y"] - (stepper["y"] + stepper["height"])

@@ -892,7 +892,7 @@ async function checkMeld() {
     const jokers = (a.jokers || []).length ? ` It holds ${a.jokers.map(j => Cards.name(`JK(=${j})`)).join(" and ")}.` : "";
     $("meld-answer").replaceChildren(h("div", {class: "meld-verdict legal"},
       h("p", {}, h("strong", {}, "Yes, this meld is allowed "), under, `: a ${a.kind} worth ${plural(a.value, "point")}.`, jokers),
-      Cards.row(a.cards)));
+      Cards.row(a.cards), tableNow("The meld stands as laid.")));
     return;
   }
   if (a.ambiguous && (a.readings || []).length) {  // not a refusal: a question back
@@ -921,7 +921,7 @@ function readingsQuestion(a, res, under) {
   const ask = kinds.size > 1 ? "Run or set? These cards can be laid either way: which did you mean?"
                              : "It could be either: which did you mean?";
   return h("div", {class: "meld-verdict question", "data-readings": a.readings.length},
-    h("p", {}, h("strong", {}, ask), ` (${under})`),
+    h("p", {}, h("strong", {}, ask), ` \u2014 ${under}.`),
     h("p", {}, "A player who lays a joker whose card is not fixed by the meld says which card it stands for, and that reading stays. Choose one:"),
     h("ul", {class: "readings"}, a.readings.map(reading => h("li", {},
       h("button", {type: "button", class: "reading", onclick: () => {
