@@ -3,13 +3,19 @@ install`: the system browser at /usr/bin/chromium, which `.ci/run` installs when
 
 The page is served by the referee on 127.0.0.1 on a free port; the browser may reach nothing else.
 What the page should show is asked of the same server's API, never written here.  Screenshots go to
-test-artifacts/ (git-ignored)."""
+test-artifacts/ (git-ignored).
+
+axe-core checks every view for accessibility: pinned in tests/axe/package.json and its lock, installed
+there by `npm ci --ignore-scripts` when node_modules is missing (never fetched from a CDN), and run
+in the page through the browser's own script evaluation (the page's CSP stays as served)."""
 from __future__ import annotations
 
 import base64
 import copy
 import json
 import re
+import shutil
+import subprocess
 import urllib.error
 import urllib.request
 from contextlib import ExitStack
@@ -185,13 +191,14 @@ def test_stepping_through_a_recorded_hand_to_its_disputed_move_and_ruling(open_p
 
     # from the start, one step at a time, each allowed step said so, up to the disputed one
     page.get_by_role("button", name="Start", exact=True).click()
-    expect(page.locator("#step-label")).to_contain_text("Position 0 ")
+    positions = bad["index"] + 1  # counted from 1: the start, then after each allowed step
+    expect(page.locator("#step-label")).to_contain_text(f"Position 1 of {positions}:")
     assert shown_position(page)["seats"] == position_of(replay["start"]["position"])["seats"]
     for i in range(bad["index"]):
         verdict = page.locator(f"#verdict .verdict[data-step='{i + 1}']")
         expect(verdict).to_contain_text("Allowed.")
         page.get_by_role("button", name="Next step").click()
-        expect(page.locator("#step-label")).to_contain_text(f"Position {i + 1} ")
+        expect(page.locator("#step-label")).to_contain_text(f"Position {i + 2} of {positions}:")
     expect(page.get_by_role("button", name="Next step")).to_be_disabled()  # the log stops being valid here
 
     verdict = page.locator(f"#verdict .verdict.illegal[data-step='{bad['index'] + 1}']")
@@ -220,7 +227,7 @@ def test_stepping_through_a_recorded_hand_to_its_disputed_move_and_ruling(open_p
     # the rules of the variant are readable by topic, the broken rule among them with its ruling
     page.get_by_role("link", name="The rules").click()
     topic = page.locator("details.topic").filter(has=page.locator(f"article[data-clause='{cited[0]['clause']}']"))
-    topic.locator("summary").click()
+    topic.locator(":scope > summary").click()
     article = topic.locator(f"article[data-clause='{cited[0]['clause']}']")
     expect(article).to_be_visible()
     expect(article).to_contain_text(cited[0]["statement"])
@@ -283,11 +290,24 @@ def test_a_meld_is_checked_by_clicking_card_pictures_under_a_chosen_variant(open
     page.get_by_role("button", name="Is this meld allowed?").click()
     _, answer = api(base_url, "/v1/melds/check", {"variant": "british_ace_low", "cards": ["JK", "5S", "6S"]})
     verdict = page.locator("#meld-answer .meld-verdict")
-    if answer["valid"]:
-        expect(verdict).to_contain_text("a joker standing for the")
-        expect(verdict.locator(".card svg.joker")).to_have_count(len(answer["jokers"]))
-    else:
-        expect(verdict).to_contain_text(answer["violation"]["message"])
+    assert answer["ambiguous"] and len(answer["readings"]) > 1, "the joker can end the run at either end"
+    # not a refusal: a question back, each reading the referee sees one button
+    expect(verdict).to_have_class(re.compile(r"\bquestion\b"))
+    expect(verdict).not_to_have_class(re.compile(r"\billegal\b"))
+    expect(verdict).to_contain_text("It could be either: which did you mean?")
+    assert "No, this meld is not allowed" not in verdict.inner_text()
+    readings = verdict.get_by_role("button")
+    expect(readings).to_have_count(len(answer["readings"]))
+    for reading, button in zip(answer["readings"], readings.all()):
+        expect(button).to_contain_text(card_names(reading["cards"]))
+    chosen = answer["readings"][-1]
+    readings.last.click()
+    _, as_chosen = api(base_url, "/v1/melds/check", {"variant": "british_ace_low", "cards": chosen["cards"],
+                                                     "declarations": {"kind": chosen["kind"]}})
+    assert as_chosen["valid"]
+    expect(verdict).to_contain_text("Yes, this meld is allowed")
+    expect(verdict).to_contain_text("a joker standing for the")
+    expect(verdict.locator(".card svg.joker")).to_have_count(len(as_chosen["jokers"]))
 
 
 def test_a_bad_log_shows_the_apis_problems_next_to_the_field(open_page, base_url):
@@ -379,8 +399,14 @@ SUIT_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 
 
 def card_names(codes: list[str]) -> str:
-    """Natural cards as the page writes them in running text: "the two of spades and the two of hearts"."""
-    words = [f"the {RANK_WORDS[c[:-1]]} of {SUIT_WORDS[c[-1]]}" for c in codes]
+    """Cards as the page writes them in running text: "the two of spades and the two of hearts"; a joker
+    read as a card, "JK(=4S)", is "a joker standing for the four of spades"."""
+    def one(code: str) -> str:
+        joker = re.fullmatch(r"JK\(=(.+)\)", code)
+        card = joker.group(1) if joker else code
+        words = f"the {RANK_WORDS[card[:-1]]} of {SUIT_WORDS[card[-1]]}"
+        return f"a joker standing for {words}" if joker else words
+    words = [one(c) for c in codes]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
@@ -488,8 +514,10 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     box = page.locator("#build-hand-problems")
     about_the_hand = [e for e in problem["errors"] if e["pointer"].startswith("/state/players/0/hand")]
     assert about_the_hand
-    for error in about_the_hand:
-        expect(box.locator(f"li.problem[data-pointer='{error['pointer']}']")).to_contain_text(error["detail"])
+    for error in about_the_hand:  # each said once: the same words about the same cards are one line
+        expect(box.locator(f"li.problem[data-pointers~='{error['pointer']}']")).to_contain_text(error["detail"])
+    lines = box.locator("li.problem .problem-words").all_inner_texts()
+    assert len(lines) == len(set(lines))
     expect(page.locator("#build-answer")).to_be_empty()
 
     # asking with nothing laid out: the page says what is missing, beside each part
@@ -617,3 +645,310 @@ def test_the_pages_canonical_json_is_the_referees(open_page, base_url):
         "\U0001f600": "\U0001f600 \u00e9 \u2028", "a": -9007199254740991, "\u0080": "\"\\/</script>", "": 0}]
     for doc in documents:
         assert page.evaluate("(doc) => canonicalJson(doc)", doc) == canonical(doc).decode("utf-8")
+
+
+# -- a phone first, then a desktop: every view fits, axe finds nothing ---------------------------------
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+AXE_DIR = ROOT / "tests" / "axe"
+# Views whose first screen on a phone is saved too (test-artifacts/phone-screen-<view>.png; docs/img/
+# holds copies for the README): the step buttons with the verdict under them, the picker and its answer.
+PHONE_SCREENS = {"log-first-illegal-step": "#viewer .stepper", "meld-which-reading": "#meld-help"}
+
+
+@pytest.fixture(scope="module")
+def axe_script() -> str:
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        if shutil.which("npm") is None:
+            pytest.skip("npm is needed to install the pinned axe-core (tests/axe/package.json) and is not installed")
+        done = subprocess.run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=AXE_DIR,
+                              capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+    return script.read_text(encoding="utf-8")
+
+
+def axe_violations(page, axe_script: str) -> list:
+    """Every rule axe-core has, its experimental ones too (label-content-name-mismatch among them), on the
+    page as it stands; the violations as (rule, impact, how many, the first few elements)."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(axe_script + "\n;0")
+    return page.evaluate("""async () => {
+      const rules = axe.getRules().map(r => r.ruleId);
+      const result = await axe.run(document, {runOnly: {type: 'rule', values: rules}, resultTypes: ['violations']});
+      return result.violations.map(v => [v.id, v.impact, v.nodes.length, v.nodes.slice(0, 3).map(n => n.target.join(' '))]);
+    }""")
+
+
+def wait_settled(page) -> None:
+    """Until the page has nothing pending: no "Reading the rules..." left, and the highlight of a card
+    just placed gone."""
+    from playwright.sync_api import expect
+    expect(page.get_by_text("Reading the rules\u2026")).to_have_count(0)
+    expect(page.locator(".just-placed")).to_have_count(0)
+
+
+def each_view(page):
+    """Walks the page through its views, yielding each one's name once it is on screen."""
+    from playwright.sync_api import expect
+    yield "start"
+
+    page.locator("details.topic").first.locator(":scope > summary").click()
+    page.locator("#rules details.ids").first.locator("summary").click()
+    yield "rules"
+
+    load_log(page, DISPUTE.read_text(encoding="utf-8"))
+    expect(page.locator("#verdict .verdict.illegal .violation").first).to_be_visible()
+    for summary in page.locator("#verdict details.ids > summary").all():
+        summary.click()
+    yield "log-first-illegal-step"
+
+    page.get_by_role("button", name="Previous step").click()
+    expect(page.locator("#verdict .verdict.legal")).to_be_visible()
+    yield "log-allowed-step"
+
+    for name in ("a joker", "the five of spades", "the six of spades"):
+        page.get_by_role("button", name=f"Add {name} to the meld").click()
+    page.get_by_role("button", name="Is this meld allowed?").click()
+    expect(page.locator("#meld-answer .meld-verdict.question")).to_be_visible()
+    yield "meld-which-reading"
+
+    page.locator("#meld-answer button.reading").first.click()
+    expect(page.locator("#meld-answer .meld-verdict.legal")).to_be_visible()
+    yield "meld-allowed"
+
+    page.get_by_role("button", name="Clear the meld").click()
+    page.get_by_role("button", name="Add the five of spades to the meld").click()
+    page.get_by_role("button", name="Is this meld allowed?").click()
+    expect(page.locator("#meld-answer .meld-verdict.illegal")).to_be_visible()
+    yield "meld-refused"
+
+    page.get_by_label("Your question").select_option("meld")
+    for card in ("the five of clubs", "the six of clubs"):
+        put(page, "the cards you want to play", card)
+    put(page, "the rest of your hand", "the king of hearts")
+    page.get_by_role("button", name="Ask the referee").click()
+    expect(page.locator("#build-answer .verdict.illegal")).to_be_visible()
+    yield "position-ruling"
+
+    page.get_by_label("Cards in each other player's hand").fill("40")
+    page.get_by_role("button", name="Ask the referee").click()
+    expect(page.locator("#build .pack-count")).to_be_visible()
+    yield "position-impossible"
+
+    page.get_by_label("Signed ruling", exact=True).fill('{"request": {}}')
+    page.get_by_role("button", name="Check this ruling").click()
+    expect(page.locator("#signed-problems li.problem")).to_be_visible()
+    yield "signed-not-a-ruling"
+
+
+def test_every_view_fits_a_phone_and_a_desktop_and_axe_finds_nothing(open_page, axe_script):
+    from playwright.sync_api import expect
+    found = {}
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page = open_page("/")
+        page.set_viewport_size(viewport)
+        for view in each_view(page):
+            wait_settled(page)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{size}, {view}: the page scrolls sideways to {width} px"
+            violations = axe_violations(page, axe_script)
+            if violations:
+                found[f"{size}, {view}"] = violations
+            if size == "phone":
+                screenshot(page, f"phone-{view}")
+                if view in PHONE_SCREENS:  # what a phone shows at once, from the part the view is about
+                    page.locator(PHONE_SCREENS[view]).evaluate("(n) => n.scrollIntoView({block: 'start'})")
+                    page.screenshot(path=str(ARTIFACTS / f"phone-screen-{view}.png"))
+            if view == "log-first-illegal-step":
+                stepper, verdict = page.locator(".stepper").bounding_box(), page.locator("#verdict").bounding_box()
+                below = verdict["y"] - (stepper["y"] + stepper["height"])
+                assert 0 <= below <= 120, f"{size}: the verdict starts {below} px below the step buttons"
+                position, steps = page.locator("#position").bounding_box(), page.locator("#step-list").bounding_box()
+                if size == "desktop":  # the position and the list of steps side by side
+                    assert steps["x"] >= position["x"] + position["width"] and steps["y"] < position["y"] + position["height"]
+                else:  # one column on a phone
+                    assert steps["y"] >= position["y"] + position["height"]
+        expect(page.locator("body")).to_be_visible()
+    assert found == {}
+
+
+def test_the_keyboard_alone_places_cards_and_steps_through_a_log(open_page):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    page.set_viewport_size(PHONE)
+    picker = page.locator("#build-palette")
+    # one Tab stop for the whole picker, the meld check's and the position builder's alike
+    for box in (picker, page.locator("#palette")):
+        expect(box.locator("button")).to_have_count(53)
+        expect(box.locator("button[tabindex='0']")).to_have_count(1)
+    page.get_by_role("radio", name="the cards you want to play", exact=True).focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#build-palette') !== null")
+    start = page.evaluate("document.activeElement.dataset.card")
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    placed = page.locator("#build-play .card-button")
+    expect(placed).to_have_count(1)
+    first = placed.first.get_attribute("data-card")
+    assert first != start and page.evaluate("document.activeElement.dataset.card") == first  # the focus stayed
+    page.keyboard.press("ArrowDown")  # the same rank, the next suit
+    page.keyboard.press("Space")
+    expect(placed).to_have_count(2)
+    second = placed.nth(1).get_attribute("data-card")
+    assert second[:-1] == first[:-1] and second != first
+    assert page.evaluate("document.activeElement.closest('#build-palette') !== null")
+    assert page.evaluate("document.activeElement.dataset.card") == second
+    # where the cards went is in sight beside the picker, and said to a screen reader
+    tray = page.locator("#build-tray")
+    expect(tray).to_contain_text("the cards you want to play")
+    expect(tray.locator(".card")).to_have_count(2)
+    expect(page.locator("#build-placed")).to_contain_text("the cards you want to play")
+    box = tray.bounding_box()
+    assert box["y"] + box["height"] - picker.bounding_box()["y"] <= PHONE["height"], "the picker and the tray fit one screen"
+
+    # the arrow keys step through a log, from any button of the viewer
+    load_log(page, DISPUTE.read_text(encoding="utf-8"))
+    label = page.locator("#step-label")
+    page.get_by_role("button", name="Start", exact=True).click()
+    expect(label).to_contain_text("Position 1 of")
+    page.get_by_role("button", name="Next step").focus()
+    page.keyboard.press("ArrowRight")
+    expect(label).to_contain_text("Position 2 of")
+    page.keyboard.press("ArrowLeft")
+    expect(label).to_contain_text("Position 1 of")
+    page.keyboard.press("End")
+    total = re.search(r"of (\d+)", label.inner_text()).group(1)
+    expect(label).to_contain_text(f"Position {total} of {total}")
+    assert page.evaluate("document.activeElement.closest('#viewer') !== null"), "the focus stays in the viewer"
+    page.keyboard.press("ArrowLeft")
+    expect(label).to_contain_text(f"Position {int(total) - 1} of {total}")
+    page.keyboard.press("Home")
+    expect(label).to_contain_text("Position 1 of")
+
+
+# -- plain words first -------------------------------------------------------------------------------
+
+IDS = re.compile(r"\b(?:dec|amb)\.\w+|(?<![\w.:/])/[a-z_]+/[a-z_/0-9]+|\b[Dd]ocuments? \d{3}\b")
+
+
+def test_a_verdict_says_what_happened_whether_allowed_why_and_what_now_and_its_ids_sit_behind_details(open_page, base_url):
+    from playwright.sync_api import expect
+    log = json.loads(DISPUTE.read_text(encoding="utf-8"))
+    _, replay = api(base_url, "/v1/replay", log)
+    bad = replay["first_illegal"]
+    _, clauses = api(base_url, "/v1/clauses")
+    clause_ids = {c["id"] for c in clauses["clauses"]}
+    page = open_page("/")
+    load_log(page, DISPUTE.read_text(encoding="utf-8"))
+    verdict = page.locator("#verdict .verdict.illegal")
+    expect(verdict.locator(".violation").first).to_be_visible()
+    wait_settled(page)
+    shown = verdict.inner_text()  # what is on screen: a closed <details> shows only its summary
+    order = [verdict.locator("h4").inner_text(), "Not allowed.", bad["violations"][0]["statement"], "What the table does now:"]
+    at = [shown.find(part) for part in order]
+    assert -1 not in at and at == sorted(at), (order, at)
+    assert IDS.findall(shown) == [] and [c for c in clause_ids if c in shown] == []
+    for v in bad["violations"]:
+        for rid in v.get("rulings", []):
+            assert rid not in shown
+        details = verdict.locator(f".violation[data-clause='{v['clause']}'] details.ids")
+        expect(details.filter(has_text=v["clause"])).not_to_have_count(0)
+        details.last.locator("summary").click()
+    for rid in {r for v in bad["violations"] for r in v.get("rulings", [])}:
+        assert rid in verdict.inner_text()  # opened, the ids are there for the record
+
+    # the rules of the variant, read in full, say no document number, ambiguity id or house rule pointer
+    page.get_by_role("link", name="The rules").click()
+    for topic in page.locator("#rules details.topic > summary").all():
+        topic.click()
+    rules_text = page.locator("#rules").inner_text()
+    assert IDS.findall(rules_text) == [] and [c for c in clause_ids if c in rules_text] == []
+
+    # a lone card: what a meld of any kind needs, from the variant's own figures
+    _, variant = api(base_url, "/v1/variants/british")
+    _, variants = api(base_url, "/v1/variants")
+    melds = next(v for v in variants["variants"] if v["id"] == "british")["parameters"]["melds"]
+    least = min(melds["run"]["min"], melds["set"]["min"])
+    page.get_by_label("Variant", exact=True).select_option("british")
+    page.get_by_role("button", name="Add the five of spades to the meld").click()
+    page.get_by_role("button", name="Is this meld allowed?").click()
+    answer = page.locator("#meld-answer .meld-verdict.illegal")
+    expect(answer).to_contain_text(f"a meld, whether a set or a run, has at least {least} cards; this is one card")
+    expect(answer).to_contain_text("What the table does now:")
+    assert "a run has" not in answer.inner_text()
+
+    # a position the pack cannot make: counted out seat by seat, each thing said once
+    page.get_by_label("Your question").select_option("meld")
+    page.get_by_label("Players at the table").select_option("4")
+    for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
+        put(page, "the cards you want to play", card)
+    page.get_by_label("Cards in each other player's hand").fill("40")
+    request, problem = asked(page)
+    assert problem["status"] == 422
+    size = int(re.search(r"the pack has (\d+)", problem["errors"][0]["detail"]).group(1))
+    box = page.locator("#build .pack-count")
+    expect(box).to_contain_text(f"the pack has {size} cards")
+    held = sum(len(p["hand"]) + p.get("hidden", 0) for p in request["state"]["players"]) + request["state"]["stock_hidden"]
+    expect(box).to_contain_text(f"this position holds {held}, {held - size} too many")
+    for seat in request["state"]["players"]:
+        expect(box.locator("li").filter(has_text=f"{seat['id']}'s hand")).to_have_count(1)
+    problems = page.locator("#build-question-problems")
+    lines = problems.locator("li.problem").all_inner_texts()
+    assert len(lines) == len(set(lines)) and len(lines) < len(problem["errors"])
+    assert "/state/" not in problems.inner_text()
+
+    # an answer that waits on unseen cards is not called illegal in the viewer
+    page.get_by_role("button", name="Clear the position").click()
+    page.get_by_label("Your question").select_option("take")
+    page.get_by_label("Cards in each other player's hand").fill("11")
+    page.get_by_label("Cards of mine not laid out").fill("5")
+    page.get_by_label("I have already laid my first meld (opened)").uncheck()
+    put(page, "the top of the discard pile", "the two of diamonds")
+    for card in ("the two of spades", "the two of hearts"):
+        put(page, "the cards you want to play", card)
+    request, answer = asked(page)
+    assert answer["legal"] is None
+    page.get_by_role("button", name="Show the whole position in the game viewer").click()
+    expect(page.locator("#step-list li.undetermined")).to_have_count(1)
+    expect(page.locator("#viewer-heading")).to_contain_text("cannot tell")
+    expect(page.locator("#viewer-heading")).not_to_contain_text("illegal")
+    expect(page.locator("#step-label")).to_contain_text("Position 1 of 1:")
+
+
+# -- /docs on another host and port ------------------------------------------------------------------
+
+def test_docs_try_it_out_adjudicates_on_a_non_default_port_reached_as_localhost(browser):
+    from playwright.sync_api import expect
+    with serving(_page_app()) as url:
+        port = urlsplit(url).port
+        assert port != 8000
+        origin = f"localhost:{port}"
+        context = browser.new_context(viewport=DESKTOP)
+        outside, refused = [], []
+        try:
+            def only_this_origin(route):
+                if urlsplit(route.request.url).netloc == origin:
+                    route.continue_()
+                else:
+                    outside.append(route.request.url)
+                    route.abort()
+            context.route("**/*", only_this_origin)
+            page = context.new_page()
+            page.set_default_timeout(TIMEOUT_MS)
+            page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+            page.goto(f"http://{origin}/docs#/play/adjudicate")
+            operation = page.locator("#operations-play-adjudicate")
+            expect(operation.get_by_role("button", name="Try it out")).to_be_visible(timeout=TIMEOUT_MS)
+            operation.get_by_role("button", name="Try it out").click()
+            with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/adjudicate") as info:
+                operation.get_by_role("button", name="Execute").click()
+            response = info.value
+            assert urlsplit(response.url).netloc == origin and response.status == 200
+            assert response.json()["legal"] in (True, False, None)
+            expect(operation.locator(".live-responses-table td.response-col_status:not(.col_header)").first).to_have_text("200")
+        finally:
+            context.close()
+    assert outside == [] and refused == []

@@ -137,7 +137,7 @@ function buildPlace(pointer) {
 function areaBox(area) { return BUILD_AREAS[area] ? `build-${area}-problems` : `build-meld-${area}-problems`; }
 
 // The problems (the API's, or the page's own in the same shape) each beside the field it is about.
-function showBuildProblems(problem) {
+function showBuildProblems(problem, state = null) {
   const errors = (problem && problem.errors && problem.errors.length) ? problem.errors
                : [{pointer: "", detail: (problem && problem.detail) || "the referee refused this"}];
   const groups = new Map();
@@ -159,7 +159,7 @@ function showBuildProblems(problem) {
       return at.index === null || at.index === undefined || cards[at.index] === undefined
         ? targetName(at.area) : `${Cards.name(cards[at.index])} in ${targetName(at.area)}`;
     };
-    showProblems(box, place.area ? null : place.field, {title: problem && problem.title, errors: list}, where);
+    showProblems(box, place.area ? null : place.field, {title: problem && problem.title, errors: list}, where, state);
   }
 }
 
@@ -203,7 +203,7 @@ async function readTableJokers() {
     if (!r.ok || !r.body.ambiguous) continue;  // the state check says what is wrong, if anything
     ok = false;
     $(areaBox(m.id)).replaceChildren(
-      h("p", {class: "problem-title"}, `The joker in ${meldName(m)} can stand for more than one card. Which did it stand for?`),
+      h("p", {class: "problem-title"}, `The joker in ${meldName(m)} could stand for more than one card: which did you mean?`),
       h("ul", {class: "readings"}, r.body.readings.map(reading => h("li", {},
         h("button", {type: "button", class: "reading", onclick: () => {
           m.cards = reading.cards.slice(); m.kind = reading.kind; renderBuilder(); }},
@@ -226,7 +226,7 @@ async function askReferee() {
   const r = await call("POST", "/v1/adjudicate", body);
   if (!r.ok) {
     renderBuilder();
-    showBuildProblems(r.body);
+    showBuildProblems(r.body, body.state);
     return;
   }
   builder.request = body;
@@ -241,9 +241,12 @@ async function askReferee() {
   if (verdict.legal) {
     if ((verdict.events || []).length) box.append(h("p", {}, "What happens: " + verdict.events.map(describeEvent).join("; ") + "."));
   } else if (verdict.legal === false) {
-    box.append(h("div", {class: "violations"}, verdict.violations.map(v => violationBlock(v, res))));
+    box.append(h("div", {class: "violations"}, distinct(verdict.violations).map(v => violationBlock(v, res))));
   }
   if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state));
+  box.append(tableNow(verdict.legal ? "The move stands; play goes on."
+    : verdict.legal === false ? "The move does not stand: the cards go back where they were and you play as the rules allow."
+    : UNDECIDED_NOW));
   box.append(h("div", {class: "controls"},
     signButton(() => body),
     h("button", {type: "button", onclick: () => openInViewer(body)}, "Show the whole position in the game viewer")));
@@ -260,38 +263,37 @@ function openInViewer(body) {
 function cardButtons(target) {
   const cards = targetCards(target);
   if (!cards.length) return [h("p", {class: "empty"}, "No card chosen yet.")];
-  return cards.map((code, i) => {
-    const b = h("button", {type: "button", class: "card-button", "data-card": code, "data-index": i,
-                           "aria-label": `Take ${Cards.name(code)} out of ${targetName(target)}`,
-                           onclick: () => { cards.splice(i, 1); renderBuilder(); }});
-    const pic = Cards.picture(code);
-    pic.setAttribute("aria-hidden", "true");
-    b.append(pic);
-    return b;
-  });
+  return cards.map((code, i) => cardButton(code, `Take ${Cards.name(code)} out of ${targetName(target)}`, {"data-index": i},
+                                           () => { cards.splice(i, 1); renderBuilder(); }));
 }
 
-function place(code) {
+// A tapped card goes to the chosen destination; the tray under the picker shows that destination's
+// cards at once (the new one marked), so the card's place is in sight on a phone, and the focus stays
+// on the picker for the next card.
+function place(code, button) {
   const cards = targetCards(builder.target);
   if (!cards) return;
   if (builder.target === "discard") cards.splice(0, cards.length, code);  // one card: the top
   else cards.push(code);
   renderBuilder();
+  renderTray(cards.lastIndexOf(code));
+  $("build-placed").textContent = `Put ${Cards.name(code)} in ${targetName(builder.target)}: ${plural(cards.length, "card")} there now.`;
+  flashPlaced(button);
+}
+
+function renderTray(newest) {
+  const cards = targetCards(builder.target) || [];
+  const row = cards.length ? Cards.row(cards) : h("p", {class: "empty"}, "No card there yet.");
+  if (newest !== undefined && newest >= 0 && row.children[newest]) flashPlaced(row.children[newest]);
+  $("build-tray").replaceChildren(
+    h("p", {}, "A tapped card goes to ", h("strong", {}, targetName(builder.target)),
+      ` (${plural(cards.length, "card")} there now; choose another place above).`),
+    row);
 }
 
 function renderPaletteFor() {
   const into = targetName(builder.target);
-  const button = code => {
-    const b = h("button", {type: "button", class: "card-button", "data-card": code, "aria-label": `Put ${Cards.name(code)} in ${into}`,
-                           onclick: () => place(code)});
-    const pic = Cards.picture(code);
-    pic.setAttribute("aria-hidden", "true");
-    b.append(pic);
-    return b;
-  };
-  const rows = Object.keys(Cards.SUITS).map(suit => h("div", {class: "card-row palette-row"}, PALETTE_RANKS.map(rank => button(rank + suit))));
-  rows.push(h("div", {class: "card-row palette-row"}, button("JK")));
-  $("build-palette").replaceChildren(...rows);
+  cardPicker($("build-palette"), code => `Put ${Cards.name(code)} in ${into}`, (code, button) => place(code, button));
 }
 
 function renderTargets() {
@@ -329,6 +331,7 @@ function renderTable() {
 function renderBuilder() {
   renderTargets();
   renderPaletteFor();
+  renderTray();
   for (const area of Object.keys(BUILD_AREAS)) {
     const row = $(`build-${area}`);
     row.dataset.areaCards = area;

@@ -106,17 +106,61 @@ function sourceItem(source, res) {
   }
   const known = res.sources.get(doc);
   const title = (known && known.title) || source.title || doc;
-  const name = known && known.url ? h("a", {href: known.url, rel: "noopener noreferrer", class: "source-title"}, title)
+  const name = known && known.url ? h("a", {href: sectionLink(known.url, section), rel: "noopener noreferrer", class: "source-title"}, title)
                                   : h("cite", {class: "source-title"}, title);
   return h("li", {class: "source"}, name, section ? [", section ", h("q", {class: "source-section"}, section)] : "");
 }
 
+// A source document in words, from the number its file carries ("000_....txt" is "document 000").
+function documentWords(number, res) {
+  for (const s of res.sources.values()) if ((s.file || "").startsWith(`${number}_`)) return `\u201c${s.title}\u201d`;
+  return `document ${number}`;
+}
+
+// The referee's notes in plain words: the documents named by title rather than by number, the
+// ambiguity ids and a house rule's JSON pointer left out of the text (they stay, exactly as written,
+// behind "details").
+function plainWords(text, res) {
+  return String(text || "")
+    .replace(/\b[Dd]ocuments ((?:\d{3}, )*\d{3}) and (\d{3})/g,
+             (_, list, last) => [...list.split(", "), last].map(n => documentWords(n, res)).join(", ").replace(/, ([^,]*)$/, " and $1"))
+    .replace(/\b[Dd]ocument (\d{3})/g, (_, n) => documentWords(n, res))
+    .replace(/\b(\d{3})'s\b/g, (_, n) => `${documentWords(n, res)}'s`)
+    .replace(/\s*\(amb\.[\w.]+\)/g, "")
+    .replace(/\bamb\.[\w.]+:\s*/g, "")
+    .replace(/\(amb\.[\w.]+ /g, "(the referee's reading: ")
+    .replace(/\b(?:clause|citing) (?=[a-z_]+\.[a-z])/g, "citing ")
+    .replace(/(^|[\s(])\/([a-z_]+(?:\/[a-z_]+)+)/g, (_, lead, path) => `${lead}the house rule \u201c${path.split("/").map(w => w.replace(/_/g, " ")).join(": ")}\u201d`)
+    .replace(/\b[a-z_]+(?:\.[a-z0-9_]+)+\b/g, id => res.clauses.has(id)
+      ? `the rule \u201c${res.clauses.get(id).statement.replace(/\.$/, "")}\u201d` : id)
+    .replace(/^./, c => c.toUpperCase());
+}
+
+// What stays out of the plain words, for the record: rule and ruling ids, JSON pointers, the notes as written.
+function idsDetails(...rows) {
+  const items = rows.filter(r => r && r[1]);
+  if (!items.length) return "";
+  return h("details", {class: "ids"}, h("summary", {}, "Details (ids for the record)"),
+    h("ul", {}, items.map(([label, value]) => h("li", {}, `${label}: `, typeof value === "string" ? h("code", {}, value) : value))));
+}
+
+// A link to a section of a source's page: the page, and the section's heading as a text fragment
+// (browsers that know them scroll to it; the others open the page).  "Melding (Building rules)" is
+// found by its heading, "Melding".
+function sectionLink(url, section) {
+  const heading = (section || "").replace(/\s*\(.*\)\s*$/, "").replace(/:$/, "").trim();
+  return heading ? `${url.split("#")[0]}#:~:text=${encodeURIComponent(heading)}` : url;
+}
+
 function rulingItem(id, res) {
   const ruling = res.rulings.get(id);
-  if (!ruling) return h("li", {class: "ruling", "data-ruling": id}, "The referee's ruling ", h("code", {}, id));
+  if (!ruling) return h("li", {class: "ruling", "data-ruling": id}, "A ruling of the referee's", idsDetails(["ruling", id]));
   return h("li", {class: "ruling", "data-ruling": id},
-    h("span", {class: "ruling-text"}, "The referee's ruling ", h("code", {}, id), ": ", ruling.ruling),
-    ruling.reason ? h("span", {class: "ruling-reason"}, ` Why: ${ruling.reason}`) : "");
+    h("span", {class: "ruling-text"}, plainWords(ruling.ruling, res)),
+    ruling.reason ? h("span", {class: "ruling-reason"}, ` Why: ${plainWords(ruling.reason, res)}`) : "",
+    idsDetails(["ruling", id], ["the ruling as written", plainWords(ruling.ruling, res) !== ruling.ruling ? h("q", {}, ruling.ruling) : null],
+               ["the referee's note as written", ruling.reason ? h("q", {}, ruling.reason) : null],
+               ["the house rule that can change it", ruling.switch]));
 }
 
 // The rulings of the variant (those `res` was read for) that touch a clause.
@@ -132,18 +176,22 @@ function variantSources(clause, documents) {
 }
 
 // A broken rule in plain words: the message, the rule's statement and id, its sources, its rulings.
-function violationBlock(v, res, label = "What went wrong: ") {
+// `words`, when given, says what went wrong better than the referee's message could for this
+// question (the message itself then stays, as written, behind "details").
+function violationBlock(v, res, label = "What went wrong: ", words = null) {
   const clause = res.clauses.get(v.clause);
   const rulings = v.rulings || variantRulings(clause, res);
   const sources = v.sources || (clause && clause.sources) || [];
+  const message = words || v.message || "";
   return h("div", {class: "violation", "data-clause": v.clause},
-    h("p", {class: "violation-message"}, h("strong", {}, label), v.message),
-    h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), v.statement || (clause && clause.statement) || "",
-      " ", h("span", {class: "clause-id"}, "(rule ", h("code", {}, v.clause), ")")),
-    sources.length ? h("div", {class: "violation-sources"}, h("strong", {}, sources.length > 1 ? "Sources:" : "Source:"),
+    h("p", {class: "violation-message"}, h("strong", {}, label), message),
+    h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), v.statement || (clause && clause.statement) || ""),
+    sources.length ? h("div", {class: "violation-sources"}, h("strong", {}, "Where it is written:"),
                        h("ul", {}, sources.map(s => sourceItem(s, res)))) : "",
-    rulings.length ? h("div", {class: "violation-rulings"}, h("strong", {}, "It rests on:"),
-                       h("ul", {}, rulings.map(id => rulingItem(id, res)))) : "");
+    rulings.length ? h("div", {class: "violation-rulings"}, h("strong", {}, "How the referee reads it where the sources are unclear:"),
+                       h("ul", {}, rulings.map(id => rulingItem(id, res)))) : "",
+    idsDetails(["rule", v.clause], ["rulings", rulings.join(", ")], ["the referee's message as written", words ? v.message : null],
+               ["what it would need to see", (v.needs || []).join(", ")]));
 }
 
 // What an answer that depends on unseen cards would need to see, in words: each entry's `needs` are
@@ -178,20 +226,63 @@ function clearProblems(boxId, ...fields) {
   document.querySelectorAll(".has-problem").forEach(n => n.classList.remove("has-problem"));
 }
 
-// The API's problem (application/problem+json) beside the field it is about: each error with where
-// it is (its JSON pointer, in words too) and what is wrong.
-function showProblems(boxId, field, problem, where) {
+// The API's problem (application/problem+json) beside the field it is about, in words: each thing
+// wrong said once (the same words about the same place are one line, however many pointers the API
+// gave), the pointers and the API's own text behind "details".  When the cards of a position do not
+// make the pack and the position (`state`) is known, it is counted out seat by seat.
+function showProblems(boxId, field, problem, where, state = null) {
   const box = $(boxId);
   const errors = (problem && problem.errors && problem.errors.length) ? problem.errors
                : [{pointer: "", detail: (problem && problem.detail) || "the referee refused this"}];
+  const groups = new Map();
+  for (const e of errors) {
+    const place = where(e.pointer || "");
+    const words = problemWords(e.detail, where);
+    const key = `${place}\u0000${words}`;
+    if (!groups.has(key)) groups.set(key, {place, words, errors: []});
+    groups.get(key).errors.push(e);
+  }
+  const counted = state ? packCount(errors, state) : null;
   box.replaceChildren(
     h("p", {class: "problem-title"}, problem && problem.status === undefined && problem.title ? problem.title  // the page's own
                                      : `The referee could not accept this: ${(problem && problem.title) || "a problem"}`),
-    h("ul", {}, errors.map(e => h("li", {class: "problem", "data-pointer": e.pointer || ""},
-      h("span", {class: "problem-where"}, where(e.pointer || "")),
-      e.pointer ? [" (", h("code", {class: "problem-pointer"}, e.pointer), ")"] : "", ": ",
-      h("span", {class: "problem-detail"}, e.detail)))));
+    counted || "",
+    h("ul", {}, [...groups.values()].map(({place, words, errors: list}) => {
+      const pointers = list.map(e => e.pointer || "");
+      return h("li", {class: "problem", "data-pointer": pointers[0], "data-pointers": pointers.join(" ")},
+        h("span", {class: "problem-where"}, place), ": ", h("span", {class: "problem-words"}, words),
+        list.some(e => e.pointer || e.detail !== words) ? h("details", {class: "ids"}, h("summary", {}, "Details"),
+          h("ul", {}, list.map(e => h("li", {}, e.pointer ? [h("code", {class: "problem-pointer"}, e.pointer), ": "] : "",
+                                        h("span", {class: "problem-detail"}, e.detail))))) : "");
+    })));
   if (field) field.setAttribute("aria-invalid", "true");
+}
+
+// A problem's text with the JSON pointers in it said in words.
+function problemWords(detail, where) {
+  return String(detail || "").replace(/\/(?:state|start|game|action|actions|players|melds|discard|stock)(?:\/[\w~.-]+)*/g, p => where(p));
+}
+
+// The cards of a position counted out seat by seat, when the referee found that they do not make the
+// pack: each hand (listed and unseen), the melds, the discard pile and the stock, against the pack.
+function packCount(errors, state) {
+  const off = errors.map(e => /the pack has (\d+): (\d+) too (many|few)/.exec(e.detail || "")).find(Boolean);
+  if (!off || !state || !Array.isArray(state.players)) return null;
+  const size = Number(off[1]);
+  const count = (listed, unseen) => (listed || []).length + (unseen || 0);
+  const rows = state.players.map(p => [`${p.id}'s hand`, count(p.hand, p.hidden),
+                                       p.hidden ? `${(p.hand || []).length} listed, ${p.hidden} unseen` : ""]);
+  rows.push(["the melds on the table", (state.melds || []).reduce((n, m) => n + (m.cards || []).length, 0), ""]);
+  rows.push(["the discard pile", (state.discard || []).length, ""]);
+  rows.push(["the stock", count(state.stock, state.stock_hidden), state.stock_hidden ? `${state.stock_hidden} unseen` : ""]);
+  const total = rows.reduce((n, r) => n + r[1], 0);
+  const diff = total - size;
+  return h("div", {class: "pack-count"},
+    h("p", {}, `The cards do not add up: the pack has ${plural(size, "card")}, and this position holds ${total}, `,
+      h("strong", {}, `${Math.abs(diff)} too ${diff > 0 ? "many" : "few"}`), ". Seat by seat:"),
+    h("ul", {class: "seat-problems"}, rows.map(([what, n, how]) => h("li", {}, `${what}: ${plural(n, "card")}${how ? ` (${how})` : ""}`))),
+    h("p", {}, diff > 0 ? "Take cards away where there are more than the table really has (often a hand's count of cards)."
+                        : "Add the cards that are missing, or raise the count of a hand or the stock."));
 }
 
 // -- the variant and its rules -------------------------------------------------------------------
@@ -208,7 +299,7 @@ async function loadVariants() {
   if (!r.ok) { showProblems("variant-problems", $("variant"), r.body, () => "the variants"); return; }
   page.variants = r.body.variants;
   const select = $("variant");
-  select.replaceChildren(...page.variants.map(v => h("option", {value: v.id}, `${v.name} (${v.id})`)));
+  select.replaceChildren(...page.variants.map(v => h("option", {value: v.id}, v.name)));
   const start = page.variants.some(v => v.id === "british") ? "british" : page.variants[0].id;
   await chooseVariant(start);
 }
@@ -254,9 +345,9 @@ async function renderRules(id) {
       h("summary", {}, `${titleCase(topic)} (${groups.get(topic).length})`),
       groups.get(topic).map(c => h("article", {class: "clause", "data-clause": c.id},
         h("p", {class: "statement"}, c.statement),
-        h("p", {class: "clause-id"}, "Rule ", h("code", {}, c.id)),
         h("ul", {class: "sources"}, variantSources(c, documents).map(s => sourceItem(s, res))),
-        h("ul", {class: "rulings"}, variantRulings(c, res).map(r => rulingItem(r, res))))))),
+        h("ul", {class: "rulings"}, variantRulings(c, res).map(r => rulingItem(r, res))),
+        idsDetails(["rule", c.id]))))),
     rulingsList(res));
 }
 
@@ -265,10 +356,13 @@ function rulingsList(res) {
   return h("details", {class: "topic rulings-all"},
     h("summary", {}, `The referee's rulings where the sources are unclear (${res.rulings.size})`),
     h("ul", {class: "rulings"}, [...res.rulings.values()].map(r => h("li", {class: "ruling", "data-ruling": r.id},
-      h("p", {}, h("code", {}, r.id), ": ", r.ruling),
-      r.reason ? h("p", {class: "ruling-reason"}, `Why: ${r.reason}`) : "",
-      r.switch ? h("p", {class: "ruling-switch"}, "A house rule can change it: ", h("code", {}, r.switch)) : "",
-      (r.sources || []).length ? h("ul", {class: "sources"}, r.sources.map(s => sourceItem(s, res))) : ""))));
+      h("p", {}, plainWords(r.ruling, res)),
+      r.reason ? h("p", {class: "ruling-reason"}, `Why: ${plainWords(r.reason, res)}`) : "",
+      r.switch ? h("p", {class: "ruling-switch"}, "A house rule can change it.") : "",
+      (r.sources || []).length ? h("ul", {class: "sources"}, r.sources.map(s => sourceItem(s, res))) : "",
+      idsDetails(["ruling", r.id], ["the ruling as written", plainWords(r.ruling, res) !== r.ruling ? h("q", {}, r.ruling) : null],
+                 ["the referee's note as written", r.reason ? h("q", {}, r.reason) : null],
+                 ["the house rule that can change it", r.switch])))));
 }
 
 // -- a game log, position by position -------------------------------------------------------------
@@ -285,7 +379,9 @@ async function runLog(text) {
   const single = isObject(body) && "action" in body;
   const r = await call("POST", single ? "/v1/adjudicate" : "/v1/replay", text);
   if (!r.ok) {
-    showProblems("log-problems", field, r.body, ordinalPath);
+    const start = isObject(body) ? (single ? body : body.start) : null;
+    const state = isObject(start) ? (isObject(start.state) ? start.state : isObject(start.game) ? start.game.hand : null) : null;
+    showProblems("log-problems", field, r.body, ordinalPath, state);
     $("viewer").hidden = true;
     return false;
   }
@@ -296,7 +392,7 @@ async function runLog(text) {
     log.positions[0] = log.kind === "game" ? body.game : body.state;
     log.verdicts[0] = r.body;
     if (r.body.legal) log.positions[1] = log.kind === "game" ? r.body.game : r.body.state;
-    else log.illegal = 0;
+    else if (r.body.legal === false) log.illegal = 0;
   } else {
     log.kind = r.body.kind;
     log.actions = body.actions;
@@ -311,7 +407,11 @@ async function runLog(text) {
     if (r.body.final) log.positions[log.actions.length] = r.body.final.position;
     log.altered = r.body.altered;
   }
-  log.end = log.illegal === null ? log.actions.length : log.illegal;
+  // the last position that can be shown: before the first illegal step, or before the first step the
+  // referee cannot decide from the cards listed (nothing is known after it), else the end of the log
+  const unknown = log.verdicts.findIndex(v => v && v.legal === null);
+  log.undecided = unknown < 0 || (log.illegal !== null && log.illegal < unknown) ? null : unknown;
+  log.end = log.illegal !== null ? log.illegal : log.undecided !== null ? log.undecided : log.actions.length;
   page.log = log;
   if (page.variants.some(v => v.id === log.variant) && page.variant !== log.variant) chooseVariant(log.variant);
   renderStepList();
@@ -417,7 +517,7 @@ function describeEvent(e) {
 
 function stepStatus(i) {
   const log = page.log;
-  if (log.illegal !== null && i > log.illegal) return "not reached";
+  if (i > log.end) return "not reached";
   const v = log.verdicts[i];
   return v && v.legal === false ? "not allowed" : v && v.legal === null ? "undetermined" : "allowed";
 }
@@ -437,12 +537,14 @@ function renderStepList() {
   const n = log.actions.length;
   $("viewer-heading").textContent = "The game, position by position: " + (
     log.illegal !== null ? `step ${log.illegal + 1} is the first illegal step`
+    : log.undecided !== null ? `the referee cannot tell from the cards shown whether step ${log.undecided + 1} is allowed`
     : n === 0 ? "one position, no move made from it"
     : n === 1 ? "its one step is allowed" : `all ${n} of its steps are allowed`);
 }
 
 async function goTo(p) {
   const log = page.log;
+  const focused = $("viewer").contains(document.activeElement);
   p = Math.max(0, Math.min(p, log.end));
   page.p = p;
   let position;
@@ -455,14 +557,19 @@ async function goTo(p) {
   if (page.p !== p) return;
   $("position").replaceChildren(renderPosition(position));
   $("verdict").replaceChildren(renderVerdict(p, position));
-  $("step-label").textContent = p < log.actions.length ? `Position ${p} of ${log.end}: before step ${p + 1}`
-                                                       : `Position ${p} of ${log.end}: the end of the log`;
+  // positions counted from 1: a log of n steps shows n + 1 of them (the start, and after each step)
+  $("step-label").textContent = `Position ${p + 1} of ${log.end + 1}: ` +
+    (p < log.actions.length ? `before step ${p + 1}` : "the end of the log");
   $("step-first").disabled = $("step-prev").disabled = p === 0;
   $("step-next").disabled = $("step-last").disabled = p >= log.end;
   document.querySelectorAll("#step-list li").forEach(li => {
     if (Number(li.dataset.step) === p + 1) li.setAttribute("aria-current", "step");
     else li.removeAttribute("aria-current");
   });
+  if (focused && !$("viewer").contains(document.activeElement)) {  // its button was disabled: keep the focus in the viewer
+    const next = ["step-next", "step-prev"].map($).find(b => !b.disabled);
+    if (next) next.focus();
+  }
 }
 
 function renderVerdict(p, position) {
@@ -486,7 +593,7 @@ function renderVerdict(p, position) {
     box.classList.replace("legal", "undetermined");
     box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Cannot tell from the cards shown.")));
     const holder = h("div", {}, h("p", {}, "Reading the rules\u2026"));
-    box.append(holder, sign);
+    box.append(holder, tableNow(UNDECIDED_NOW), sign);
     rulesResources(log.variant).then(res => holder.replaceChildren(undeterminedBlock(verdict.undetermined || [], res, handOf(position))));
     return box;
   }
@@ -494,15 +601,25 @@ function renderVerdict(p, position) {
     box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Allowed."),
                   (verdict.events || []).length ? " What happened: " + verdict.events.map(describeEvent).join("; ") + "." : ""));
     if (verdict.result) box.append(resultBlock(verdict.result));
-    box.append(sign);
+    box.append(tableNow(p + 1 < log.actions.length ? "The move stands; play goes on (the next step)." : "The move stands."), sign);
     return box;
   }
   box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Not allowed."),
                 p === log.illegal ? ` This is the first illegal step of the log (step ${p + 1}); the position shown is the one before it.` : ""));
   const holder = h("div", {class: "violations"}, h("p", {}, "Reading the rules\u2026"));
-  box.append(holder, sign);
-  rulesResources(log.variant).then(res => holder.replaceChildren(...verdict.violations.map(v => violationBlock(v, res))));
+  box.append(holder, tableNow(`The move does not stand: the table goes back to the position shown, and ${actorOf(p)} makes a move the rules allow instead.`), sign);
+  rulesResources(log.variant).then(res => holder.replaceChildren(...distinct(verdict.violations).map(v => violationBlock(v, res))));
   return box;
+}
+
+// "What the table does now", the last words of a verdict; the words for an answer that waits on unseen cards.
+const UNDECIDED_NOW = "Show the referee the cards it names (or settle them at the table) and ask again; until then the move is neither allowed nor refused.";
+function tableNow(text) { return h("p", {class: "table-now"}, "What the table does now: ", h("span", {class: "table-now-text"}, text)); }
+
+// Broken rules said once each: the same rule with the same message is one line, however often the referee found it.
+function distinct(violations) {
+  const seen = new Set();
+  return (violations || []).filter(v => { const key = `${v.clause}\u0000${v.message}`; return !seen.has(key) && seen.add(key); });
 }
 
 function resultBlock(result) {
@@ -572,6 +689,16 @@ function seatCards(pl) {
   const row = Cards.row(pl.hand);
   if (pl.hidden) row.append(h("span", {class: "card back"}, Cards.back(pl.hidden)));
   return row;
+}
+
+// The arrow keys step through the log wherever the focus is in the viewer (but in a text field).
+function stepKey(e) {
+  if (!page.log || e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
+  const to = {ArrowLeft: page.p - 1, ArrowUp: page.p - 1, ArrowRight: page.p + 1, ArrowDown: page.p + 1,
+              Home: 0, End: page.log.end}[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  goTo(to);
 }
 
 // -- sharing a position: a link (the state in the fragment) or a file ------------------------------
@@ -647,35 +774,89 @@ async function openFromFragment() {
 // -- was this meld allowed? ----------------------------------------------------------------------
 
 const PALETTE_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+const PICKER_CARDS = [...Object.keys(Cards.SUITS).flatMap(suit => PALETTE_RANKS.map(rank => rank + suit)), "JK"];
 
-function renderPalette() {
-  const rows = Object.keys(Cards.SUITS).map(suit => h("div", {class: "card-row palette-row"},
-    PALETTE_RANKS.map(rank => paletteButton(rank + suit))));
-  rows.push(h("div", {class: "card-row palette-row"}, paletteButton("JK")));
-  $("palette").replaceChildren(...rows);
+// The one card picker of the page (the meld check's and the position builder's): a compact grid of
+// the 52 cards, suit by suit, and a joker, small enough to leave in sight where a tapped card goes.
+// It is one Tab stop: the arrow keys move through it (left and right along a suit, up and down between
+// suits), Home and End go to its ends, Enter or Space picks.  Each button's name is its words alone
+// (`nameOf(code)`), the face it shows hidden from screen readers, so what is read is what is meant.
+// Drawing it again (a new destination) keeps the focus on the card that had it.
+function cardPicker(box, nameOf, onPick) {
+  const focused = box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+  const current = focused || box.dataset.current || PICKER_CARDS[0];
+  const buttons = PICKER_CARDS.map(code => {
+    const c = Cards.parse(code);
+    const face = c.joker ? [h("span", {class: "pick-suit"}, "\u2605"), "Joker"]
+                         : [h("span", {class: "pick-rank"}, c.rank), h("span", {class: "pick-suit"}, Cards.SUITS[c.suit].symbol)];
+    return h("button", {type: "button", class: `pick ${c.joker ? "joker" : Cards.SUITS[c.suit].red ? "red" : "black"}`,
+                        "data-card": code, tabindex: code === current ? "0" : "-1",
+                        onclick: e => { pickerMoveTo(box, e.currentTarget); onPick(code, e.currentTarget); }},
+      h("span", {"aria-hidden": "true", class: "pick-face"}, face), h("span", {class: "visually-hidden"}, nameOf(code)));
+  });
+  box.replaceChildren(...buttons);
+  box.dataset.current = current;
+  if (!box.dataset.keys) {
+    box.dataset.keys = "on";
+    box.addEventListener("keydown", e => pickerKey(box, e));
+  }
+  if (focused) box.querySelector(`[data-card='${focused}']`).focus();
 }
 
-function paletteButton(code) {
-  const b = h("button", {type: "button", class: "card-button", "data-card": code, "aria-label": `Add ${Cards.name(code)} to the meld`,
-                         onclick: () => { page.meld.push(code); renderMeld(); }});
+function pickerMoveTo(box, button) {
+  for (const b of box.querySelectorAll(".pick")) b.tabIndex = b === button ? 0 : -1;
+  box.dataset.current = button.dataset.card;
+}
+
+function pickerKey(box, e) {
+  const buttons = [...box.querySelectorAll(".pick")];
+  const at = buttons.indexOf(document.activeElement);
+  if (at < 0) return;
+  const row = PALETTE_RANKS.length, last = buttons.length - 1;
+  const to = {ArrowRight: at + 1, ArrowLeft: at - 1, ArrowDown: Math.min(at + row, last), ArrowUp: at === last ? last - row : at - row,
+              Home: 0, End: last}[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  const next = buttons[Math.max(0, Math.min(to, last))];
+  pickerMoveTo(box, next);
+  next.focus();
+}
+
+// Says, for a moment, which card was just placed: the picker's button and the card where it went.
+function flashPlaced(...nodes) {
+  for (const n of nodes.filter(Boolean)) {
+    n.classList.add("just-placed");
+    setTimeout(() => n.classList.remove("just-placed"), 1200);
+  }
+}
+
+function renderPalette() {
+  cardPicker($("palette"), code => `Add ${Cards.name(code)} to the meld`, (code, button) => {
+    page.meld.push(code);
+    renderMeld();
+    flashPlaced(button, $("meld-cards").lastElementChild);
+    $("meld-placed").textContent = `Added ${Cards.name(code)} to the meld: ${plural(page.meld.length, "card")} in it now.`;
+  });
+}
+
+// A card picture as a button named in words (`name`): the picture is hidden from screen readers and
+// the words are the button's own text, so its name is what it says.
+function cardButton(code, name, attrs, onclick) {
   const pic = Cards.picture(code);
   pic.setAttribute("aria-hidden", "true");
-  b.append(pic);
-  return b;
+  pic.removeAttribute("role");
+  pic.removeAttribute("aria-label");
+  pic.querySelector("title").remove();
+  return h("button", {type: "button", class: "card-button", "data-card": code, ...attrs, onclick},
+           pic, h("span", {class: "visually-hidden"}, name));
 }
 
 function renderMeld(problemAt) {
   const box = $("meld-cards");
   if (!page.meld.length) { box.replaceChildren(h("p", {class: "empty"}, "No card chosen yet.")); return; }
-  box.replaceChildren(...page.meld.map((code, i) => {
-    const b = h("button", {type: "button", class: `card-button in-meld${problemAt && problemAt.has(i) ? " has-problem" : ""}`,
-                           "data-card": code, "data-index": i, "aria-label": `Take ${Cards.name(code)} (card ${i + 1}) out of the meld`,
-                           onclick: () => { page.meld.splice(i, 1); renderMeld(); }});
-    const pic = Cards.picture(code);
-    pic.setAttribute("aria-hidden", "true");
-    b.append(pic);
-    return b;
-  }));
+  box.replaceChildren(...page.meld.map((code, i) => cardButton(code, `Take ${Cards.name(code)} (card ${i + 1}) out of the meld`,
+    {class: `card-button in-meld${problemAt && problemAt.has(i) ? " has-problem" : ""}`, "data-index": i},
+    () => { page.meld.splice(i, 1); renderMeld(); })));
 }
 
 function meldWhere(pointer) {
@@ -711,20 +892,44 @@ async function checkMeld() {
     const jokers = (a.jokers || []).length ? ` It holds ${a.jokers.map(j => Cards.name(`JK(=${j})`)).join(" and ")}.` : "";
     $("meld-answer").replaceChildren(h("div", {class: "meld-verdict legal"},
       h("p", {}, h("strong", {}, "Yes, this meld is allowed "), under, `: a ${a.kind} worth ${plural(a.value, "point")}.`, jokers),
-      Cards.row(a.cards)));
+      Cards.row(a.cards), tableNow("The meld stands as laid.")));
+    return;
+  }
+  if (a.ambiguous && (a.readings || []).length) {  // not a refusal: a question back
+    $("meld-answer").replaceChildren(readingsQuestion(a, res, under));
     return;
   }
   const parts = [h("p", {}, h("strong", {}, "No, this meld is not allowed "), under, ".")];
-  if (a.violation) parts.push(violationBlock(a.violation, res));
-  if (a.ambiguous && (a.readings || []).length) {
-    parts.push(h("p", {}, "The jokers can be read more than one way. Choose the meld you meant:"),
-      h("ul", {class: "readings"}, a.readings.map(reading => h("li", {},
-        h("button", {type: "button", class: "reading", onclick: () => {
-          page.meld = reading.cards.slice(); $("meld-kind").value = reading.kind; renderMeld(); checkMeld(); }},
-          `Check it as a ${reading.kind}: ${Cards.names(reading.cards)}`),
-        Cards.row(reading.cards)))));
-  }
+  if (a.violation) parts.push(violationBlock(a.violation, res, "Why: ", tooFewWords(body, a)));
+  parts.push(tableNow("A meld laid like this goes back into the player's hand; the player may lay it again as the rules allow."));
   $("meld-answer").replaceChildren(h("div", {class: "meld-verdict illegal"}, parts));
+}
+
+// Fewer cards than any meld has, laid as whatever they can be: said as that, not as a run's rule alone.
+function tooFewWords(body, answer) {
+  const melds = (variantParameters(body.variant) || {}).melds;
+  if (body.declarations || !melds || !answer.violation) return null;
+  const least = Math.min(melds.run.min, melds.set.min);
+  if (body.cards.length >= least) return null;
+  return `a meld, whether a set or a run, has at least ${least} cards; ${body.cards.length === 1 ? "this is one card" : `this has ${body.cards.length}`}`;
+}
+
+// Jokers that can be read more than one way: the referee asks which was meant, each reading a button
+// that checks the meld as that reading.
+function readingsQuestion(a, res, under) {
+  const kinds = new Set(a.readings.map(r => r.kind));
+  const ask = kinds.size > 1 ? "Run or set? These cards can be laid either way: which did you mean?"
+                             : "It could be either: which did you mean?";
+  return h("div", {class: "meld-verdict question", "data-readings": a.readings.length},
+    h("p", {}, h("strong", {}, ask), ` \u2014 ${under}.`),
+    h("p", {}, "A player who lays a joker whose card is not fixed by the meld says which card it stands for, and that reading stays. Choose one:"),
+    h("ul", {class: "readings"}, a.readings.map(reading => h("li", {},
+      h("button", {type: "button", class: "reading", onclick: () => {
+        page.meld = reading.cards.slice(); $("meld-kind").value = reading.kind; renderMeld(); checkMeld(); }},
+        `A ${reading.kind}: ${Cards.names(reading.cards)}`),
+      Cards.row(reading.cards)))),
+    a.violation ? h("details", {class: "ids"}, h("summary", {}, "The rule behind the question"),
+                    violationBlock(a.violation, res, "The referee's words: ")) : "");
 }
 
 // -- wiring ----------------------------------------------------------------------------------------
@@ -743,6 +948,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("step-next").addEventListener("click", () => goTo(page.p + 1));
   $("step-last").addEventListener("click", () => goTo(page.log.end));
   $("step-illegal").addEventListener("click", () => goTo(page.log.illegal));
+  $("viewer").addEventListener("keydown", stepKey);
   $("share-link").addEventListener("click", shareLink);
   $("share-file").addEventListener("click", shareFile);
   $("meld-check").addEventListener("click", checkMeld);

@@ -119,8 +119,11 @@ function rulingSummary(request, answer) {
   const who = action && action.player ? action.player : "The player to act";
   const what = action ? describeAction(action, who) : "The move";
   const clauses = (answer.violations || []).map(v => v.clause).filter(Boolean);
-  return h("p", {class: "ruling-summary"}, `The ruling${request.variant ? ` (${variantName(request.variant)})` : ""}: ${what}: `,
-    h("strong", {}, answer.legal ? "allowed" : "not allowed"), clauses.length ? ` (rule ${clauses.join(", ")}).` : ".");
+  return h("div", {class: "ruling-summary"},
+    h("p", {}, `The ruling${request.variant ? ` (${variantName(request.variant)})` : ""}: ${what}: `,
+      h("strong", {}, answer.legal ? "allowed" : "not allowed"),
+      answer.legal ? "." : `: ${[...new Set((answer.violations || []).map(v => v.message))].join("; ")}.`),
+    idsDetails(["rules broken", clauses.join(", ")]));
 }
 
 async function checkRuling(text) {
