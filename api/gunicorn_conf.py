@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import shutil
 import tempfile
+from typing import Any
 
 bind = os.environ.get("KALOOKI_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("KALOOKI_WORKERS", multiprocessing.cpu_count() * 2 + 1))
@@ -60,7 +61,7 @@ if not (os.environ.get("KALOOKI_SIGNING_KEY_FILE") or os.environ.get("KALOOKI_SI
     os.environ.setdefault("KALOOKI_EPHEMERAL_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
 
 
-def post_worker_init(worker):
+def post_worker_init(worker: Any) -> None:
     """The worker has loaded the app (variants, validators and the clause registry, filled by
     create_app): keep those long-lived objects out of every garbage collection, and collect the
     young generation less often, since a request makes many short-lived objects and keeps none."""
@@ -80,7 +81,7 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         tempfile.mkdtemp(prefix="kalooki-metrics-")
 
 
-def on_starting(server):
+def on_starting(server: Any) -> None:
     """Start counting from zero: a given directory may hold the files of an earlier run."""
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     os.makedirs(directory, exist_ok=True)
@@ -88,14 +89,14 @@ def on_starting(server):
         os.remove(stale)
 
 
-def child_exit(server, worker):
+def child_exit(server: Any, worker: Any) -> None:
     """A worker is gone: its counts stay in the sums, its live gauges are dropped."""
     from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(worker.pid)
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
-def on_exit(server):
+def on_exit(server: Any) -> None:
     own = os.environ.get("KALOOKI_OWN_METRICS_DIR")  # made above (also after a reload re-reads this file)
     if own:
         shutil.rmtree(own, ignore_errors=True)

@@ -134,7 +134,7 @@ def verify(request_body: Any, answer: Mapping[str, Any], keys: Mapping[str, Ed25
     if signature.get("alg") != ALG:
         raise NotVerified(f"the signature's algorithm is {signature.get('alg')!r}, not {ALG}")
     kid = signature.get("key_id")
-    candidates = [keys[kid]] if kid in keys else list(keys.values())
+    candidates = [keys[kid]] if isinstance(kid, str) and kid in keys else list(keys.values())
     if not candidates:
         raise NotVerified("no public key to check it with")
     try:
@@ -152,6 +152,6 @@ def verify(request_body: Any, answer: Mapping[str, Any], keys: Mapping[str, Ed25
             continue
         if key_id(public) != kid:
             raise NotVerified(f"the signature is good but names key {kid!r}, not {key_id(public)!r}")
-        return kid
+        return key_id(public)
     raise NotVerified("the signature does not match this request and answer: one of them was altered, "
                       "or another key signed it")

@@ -545,15 +545,15 @@ def test_the_fast_validator_never_accepts_what_the_full_one_refuses():
 def test_the_collector_is_paused_while_a_listing_is_made_and_resumed_after_it(client, monkeypatch):
     import gc
 
-    from kalooki_referee.api import routes
+    from kalooki_referee.api import games
 
     during = []
-    real = routes.legal_actions
+    real = games.legal_actions
 
     def listing(*args):
         during.append(gc.isenabled())
         return real(*args)
-    monkeypatch.setattr(routes, "legal_actions", listing)
+    monkeypatch.setattr(games, "legal_actions", listing)
     body = {"variant": "british", "state": dealt_state(client)}
     was = gc.isenabled()
     try:
@@ -570,7 +570,7 @@ def test_the_collector_is_paused_while_a_listing_is_made_and_resumed_after_it(cl
 def test_the_collector_is_resumed_when_a_paused_view_fails():
     import gc
 
-    from kalooki_referee.api.routes import collector_paused
+    from kalooki_referee.api.ops import collector_paused
 
     def failing():
         raise RuntimeError("boom")

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from werkzeug.http import HTTP_STATUS_CODES
 
-from kalooki_referee.api.problems import PROBLEM_TYPE_BASE, http_slug
+from kalooki_referee.api.errors import PROBLEM_TYPE_BASE, http_slug
 from kalooki_referee.vectors.suite import load_vectors
 from tests.helpers import free_port
 

@@ -84,6 +84,30 @@ def test_a_signed_ruling_verifies_with_the_published_key(no_key, tmp_path, capsy
     assert verify_main([str(ruling), "--public-key", published["public_key"]]) == 0
 
 
+def test_a_game_ruling_is_signed_and_verifies_as_a_hand_ruling_does(no_key):
+    # POST /v1/adjudicate judges a hand (a Verdict) or a game (a GameVerdict, with the game's own
+    # fields): both are signed over what the wire carries, and both verify with the published key
+    from kalooki_referee.api.signing import public_key, verify
+
+    client = _app().test_client()
+    game = client.post("/v1/games", json={"variant": "british", "players": ["A", "B", "C"], "seed": "sign"}).get_json()["game"]
+    hand = game["hand"]
+    to_act = next(p for p in hand["players"] if p["id"] == hand["to_act"])
+    action = {"type": "turn", "actions": [{"type": "draw", "source": "discard"},
+                                          {"type": "discard", "card": to_act["hand"][0]}]}
+    [published] = client.get("/v1/keys").get_json()["keys"]
+    keys = {published["key_id"]: public_key(published["public_key"])}
+    answers = {}
+    for level, body in (("game", {"variant": "british", "game": game, "action": action}),
+                        ("hand", {"variant": "british", "state": hand, "action": action})):
+        answer = _signed(client, json.dumps(body).encode()).get_json()
+        assert answer["legal"] is True
+        assert verify(body, answer, keys) == published["key_id"]
+        answers[level] = answer
+    assert "game" in answers["game"] and "game" not in answers["hand"]
+    assert answers["game"]["state"] == answers["hand"]["state"]
+
+
 def test_the_same_request_gets_the_same_signed_bytes(no_key):
     client = _app().test_client()
     assert _signed(client).data == _signed(client).data

@@ -230,6 +230,8 @@ def test_views_endpoint_commitment_checks_the_revealed_position(client):
     assert r.status_code == 200
     answer = r.get_json()
     assert answer["view"] == view_of(state, state.players[0].id).to_dict()
+    # the commitment is a text beside the view (api/games.py once typed the answer as views only)
+    assert isinstance(answer["commitment"], str) and answer["commitment"] == commitment(state, state.players[0].id, salt)
     assert reveal_matches(answer["commitment"], state, state.players[0].id, salt)
     unsalted = client.post("/v1/views", json={k: v for k, v in body.items() if k != "salt"}).get_json()
     assert "commitment" not in unsalted and unsalted["view"] == answer["view"]

@@ -4,6 +4,8 @@ resolved, every clause in the registry, every variant known, every decision the 
 every manifest naming files and vectors that exist."""
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import sys
 from pathlib import Path
@@ -18,7 +20,7 @@ from .suite import ROOT, load_documents, plain_vectors, resolved
 SCHEMA = ROOT / "vector-file.schema.json"
 
 
-def _schema_problems(name: str, doc: dict | list[dict]) -> list[str]:
+def _schema_problems(name: str, doc: dict[str, Any] | list[dict[str, Any]]) -> list[str]:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     if isinstance(doc, list):
         plain = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/plainVector"})
@@ -30,7 +32,7 @@ def _schema_problems(name: str, doc: dict | list[dict]) -> list[str]:
             for e in validator.iter_errors(doc)]
 
 
-def _manifest_problems(name: str, doc: dict, docs: dict[str, dict | list[dict]], known_clauses: set[str]) -> list[str]:
+def _manifest_problems(name: str, doc: dict[str, Any], docs: dict[str, dict[str, Any] | list[dict[str, Any]]], known_clauses: set[str]) -> list[str]:
     spec = doc["inherits"]
     problems, parent_ids = [], set()
     for file in spec["files"]:
