@@ -1,14 +1,14 @@
 """gunicorn settings for serving the referee, packaged with it: `kalooki-referee serve` runs
 `gunicorn -c python:kalooki_referee.api.gunicorn_conf "kalooki_referee.api:create_app()"`.
 
-The serving design (README, "Serving in production"): gunicorn never faces clients directly.  A
-buffering reverse proxy (nginx, `deploy/nginx.conf`) reads each request whole before it hands it on
-and reads each answer whole before it sends it out, so a slow or stalled client costs the proxy a
-connection and never costs a worker.  Behind it, sync workers: a request is pure CPU work (no I/O
-to wait on), so one request per process is what the GIL would allow anyway, and a sync worker runs
-the request in its main thread, where the app's CPU deadline (api/deadline.py) can interrupt it.
+The serving design (README, "Serving in production"): a slow or stalled client never holds a
+worker, with or without a proxy in front.  The worker class is api/worker.py's: gunicorn's own
+asyncio worker reads every connection side by side, each request whole within deadlines on its head
+(KALOOKI_HEAD_SECONDS) and its body (KALOOKI_BODY_SECONDS), and only then runs the app, in the main
+thread, one request at a time as a sync worker would (a request is pure CPU work, so one at a time
+per process is what the GIL would allow anyway), where the app's CPU deadline (api/deadline.py) can
+interrupt it.  Behind nginx (deploy/nginx.conf), which buffers too, the same holds.
 """
-import base64
 import glob
 import multiprocessing
 import os
@@ -18,7 +18,12 @@ from typing import Any
 
 bind = os.environ.get("KALOOKI_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("KALOOKI_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-worker_class = "sync"
+worker_class = "kalooki_referee.api.worker.Worker"
+asgi_lifespan = "off"  # (the WSGI app has no ASGI startup or shutdown of its own)
+# A worker's connections, slow ones included, each cost a socket (a file descriptor) and a few
+# kilobytes; the deadlines close a slow one within HEAD + BODY seconds, so the open ones are bounded
+# by the rate they arrive at times 30 s, and by the process's file limit (RLIMIT_NOFILE, `ulimit -n`:
+# raise it where thousands of slow connections are to be held without a proxy in front).
 # The last resort: a worker silent for this long (stuck outside Python, where the app's own
 # deadline cannot reach) is killed and replaced.  The app answers its own deadline well before.
 timeout = 30
@@ -26,8 +31,8 @@ graceful_timeout = 10
 # The app is loaded once, in the master, and each worker starts as a fork of it: loading it (every
 # variant, every validator, the clause registry) takes about 2.5 s of CPU, which a worker replaced
 # every few thousand requests would otherwise spend again each time (a quarter of the CPU at a
-# thousand requests a second).  Nothing the app holds is per process: the ephemeral signing key is
-# chosen below, before the app loads, the metrics follow the worker's pid, and the CPU deadline's
+# thousand requests a second).  Nothing the app holds is per process: the signing key is the
+# configured one or the host's (api/signing.py), the metrics follow the worker's pid, and the CPU deadline's
 # signal handler is inherited by the fork.
 preload_app = True
 # A worker is replaced after this many requests (staggered by the jitter, so that the workers of
@@ -54,11 +59,10 @@ if os.environ.get("KALOOKI_CONTROL_SOCKET"):
 else:
     control_socket_disable = True
 
-# Signed rulings (api/signing.py): with no key configured, one ephemeral key per server start, the same
-# in every worker (chosen here, before the master loads the app), so that GET /v1/keys publishes the
-# key every worker signs with.  A configured key (KALOOKI_SIGNING_KEY_FILE or KALOOKI_SIGNING_KEY) wins.
-if not (os.environ.get("KALOOKI_SIGNING_KEY_FILE") or os.environ.get("KALOOKI_SIGNING_KEY")):
-    os.environ.setdefault("KALOOKI_EPHEMERAL_SIGNING_KEY", base64.b64encode(os.urandom(32)).decode("ascii"))
+# Signed rulings (api/signing.py): with no key configured (KALOOKI_SIGNING_KEY_FILE or
+# KALOOKI_SIGNING_KEY), every worker of every instance on the host signs with the host key, one file
+# (KALOOKI_KEY_DIR) that the first process to start makes and the others read: never a key per
+# process or per instance, which GET /v1/keys could not all publish.  Nothing to set here.
 
 
 def post_worker_init(worker: Any) -> None:

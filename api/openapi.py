@@ -186,39 +186,96 @@ def validate(component: str, body: Any) -> None:
 MAX_PROBLEMS = 50
 
 
-@functools.lru_cache(maxsize=1)
-def longest_list() -> int:
-    """The most items a list of any request may hold: the largest ``maxItems`` of the contract."""
+def _contract_bound(keyword: str) -> int:
+    """The largest value of ``keyword`` (``maxItems``, ``maxLength``, ``maxProperties``) in the
+    contract's components: no request may hold more in any one place."""
     found: list[int] = []
     stack: list[Any] = [openapi_document()["components"]["schemas"]]
     while stack:
         node = stack.pop()
         if isinstance(node, dict):
-            if isinstance(node.get("maxItems"), int):
-                found.append(node["maxItems"])
+            if isinstance(node.get(keyword), int):
+                found.append(node[keyword])
+            if keyword == "maxProperties" and isinstance(node.get("properties"), dict):
+                found.append(len(node["properties"]))  # an object's declared fields
             stack.extend(node.values())
         elif isinstance(node, list):
             stack.extend(node)
     return max(found)
 
 
+@functools.lru_cache(maxsize=1)
+def longest_list() -> int:
+    """The most items a list of any request may hold: the largest ``maxItems`` of the contract."""
+    return _contract_bound("maxItems")
+
+
+@functools.lru_cache(maxsize=1)
+def widest_object() -> int:
+    """The most members an object of any request may hold: the largest ``maxProperties`` of the
+    contract, or its largest count of declared fields."""
+    return _contract_bound("maxProperties")
+
+
+@functools.lru_cache(maxsize=1)
+def longest_string() -> int:
+    """The longest string (value or member name) any request may hold: the largest ``maxLength`` of
+    the contract (a member name is a declared field, a player or meld id, or a house rule's name)."""
+    return _contract_bound("maxLength")
+
+
+SHOWN = 40  # the characters of an over-long name shown in a problem's pointer
+
+
 def refuse_overlong(body: Any) -> None:
-    """Raise MalformedInput naming each list of ``body`` longer than any request may hold, found
-    without descending into those lists (nor recursing: the body may nest deeply)."""
-    longest, found = longest_list(), []
+    """Raise MalformedInput naming each place of ``body`` over a size no request may reach: a list
+    longer than longest_list(), an object wider than widest_object(), a member name or a string
+    longer than longest_string().  Found without descending into what is refused (nor recursing: the
+    body may nest deeply), and with no Python step per item of a list of scalars, so that the cost
+    is bounded by the body's containers, never by what a refused one holds."""
+    longest, widest, longest_text = longest_list(), widest_object(), longest_string()
+    found: list[Problem] = []
     stack: list[tuple[Any, tuple[Any, ...]]] = [(body, ())]
-    while stack:
+    while stack and len(found) < MAX_PROBLEMS:
         value, path = stack.pop()
         if isinstance(value, dict):
-            stack.extend((v, (*path, k)) for k, v in value.items())
+            if len(value) > widest:
+                found.append(Problem(pointer(*path), f"an object of {len(value)} members: no object in a request "
+                                                     f"may hold more than {widest}"))
+                continue
+            for k, v in value.items():
+                if len(k) > longest_text:
+                    found.append(Problem(pointer(*path, k[:SHOWN] + "..."),
+                                         f"a member name of {len(k)} characters: no name in a request is longer "
+                                         f"than {longest_text}"))
+                elif isinstance(v, str):
+                    if len(v) > longest_text:
+                        found.append(_long_string(pointer(*path, k), v, longest_text))
+                elif isinstance(v, (dict, list)):
+                    stack.append((v, (*path, k)))
         elif isinstance(value, list):
             if len(value) > longest:
                 found.append(Problem(pointer(*path), f"a list of {len(value)} items: no list in a request may "
                                                      f"hold more than {longest}"))
-            else:
+                continue
+            # the item types and the strings' lengths in passes of C (set, map); a Python step only
+            # for the items that are containers, or strings once one is known to be over the limit
+            kinds = set(map(type, value))
+            if str in kinds:
+                texts = value if len(kinds) == 1 else [v for v in value if type(v) is str]
+                if max(map(len, texts)) > longest_text:
+                    found += [_long_string(pointer(*path, i), v, longest_text) for i, v in enumerate(value)
+                              if type(v) is str and len(v) > longest_text][:MAX_PROBLEMS]
+            if dict in kinds or list in kinds:
                 stack.extend((v, (*path, i)) for i, v in enumerate(value) if isinstance(v, (dict, list)))
+        elif isinstance(value, str) and len(value) > longest_text:
+            found.append(_long_string(pointer(*path), value, longest_text))
     if found:
         raise MalformedInput(sorted(found, key=lambda p: p.pointer)[:MAX_PROBLEMS])
+
+
+def _long_string(where: str, value: str, longest: int) -> Problem:
+    return Problem(where, f"a string of {len(value)} characters: no string in a request is longer than {longest}")
 
 
 CHECKED_ITEMS = 64   # beyond every list size that is checked item by item in a small request

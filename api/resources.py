@@ -68,7 +68,7 @@ def clauses() -> Mapping[str, dict[str, Any]]:
             "id": cid, "kind": c["kind"], "category": c["category"], "level": c.get("level"),
             "statement": c["statement"],
             "sources": [_source(s["document"], s["section"]) for s in c["sources"]],
-            "variants": list(c.get("variants") or ()),
+            "variants": [v.id for v in variants if cid in v.clauses],   # said once, by the variant files
             "parameters": sorted(parameters),
             "rulings": sorted({d["id"] for _, d in touching}),
         }

@@ -18,8 +18,8 @@ from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.engine import Verdict
 from kalooki_referee.rules.tournament import adjudicate_tournament
 
-from . import ops, requests
-from .errors import bad_query
+from . import ops, requests, signing
+from .errors import bad_query, refusal
 from .keys import signing_key
 from .wire import View, as_written, json_answer, json_body
 
@@ -48,6 +48,10 @@ def _sign_requested() -> bool:
 
 def signed(body: Any, answer: dict[str, Any]) -> dict[str, Any]:
     """``answer`` with its ``signature`` over the request ``body`` and the answer as written on the wire."""
+    try:
+        signing.check_shared(signing_key(), request.environ)
+    except signing.SigningUnavailable as exc:
+        raise refusal(503, "Signing unavailable", str(exc), "signing-unavailable") from None
     wire = as_written(answer)
     return {**wire, "signature": signing_key().sign(body, wire)}
 

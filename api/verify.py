@@ -6,8 +6,10 @@ JSON file ``{"request": ..., "answer": ...}``, or the two files given with ``--r
 ``GET /v1/keys`` publishes it) or ``--keys`` (a file holding the answer of ``GET /v1/keys``).  Nothing
 is fetched: the check needs only the files.
 
-Exit status: 0 when the signature verifies, 1 when it does not, 2 when the files or the key cannot be
-read."""
+Exit status: 0 when the signature verifies; 1 when it does not (the request or the answer was
+altered); 3 when it was signed by a key that is not in the key set given (its key id is none of
+theirs: check it against the keys of the server that signed it); 2 when the files or the key
+cannot be read."""
 from __future__ import annotations
 
 import argparse
@@ -16,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .signing import NotVerified, public_key, verify
+from .signing import NotVerified, UnknownKey, public_key, verify
 
 
 def _read_json(path: str) -> Any:
@@ -68,6 +70,9 @@ def verify_main(argv: list[str] | None = None) -> int:
         return 1
     try:
         kid = verify(request_body, answer, keys)
+    except UnknownKey as exc:
+        print(f"NOT VERIFIED (unknown key): {exc}")
+        return 3
     except NotVerified as exc:
         print(f"NOT VERIFIED: {exc}")
         return 1

@@ -11,7 +11,9 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -77,7 +79,10 @@ def read_body(component: str) -> Any:
     repeated = repeated_names(raw, body)
     if repeated:
         raise MalformedInput([Problem(where, "this name appears more than once in its object (which of its "
-                                             "values was meant is not guessed)") for where in repeated[:MAX_PROBLEMS]])
+                                             "values was meant is not guessed)") if where else
+                              Problem("", f"names appear more than once in the objects of this body; in a body over "
+                                          f"{LOCATED_BYTES // 1024} KiB they are not located one by one")
+                              for where in repeated[:MAX_PROBLEMS]])
     # Nothing may recurse on a deeply nested body (the full validator, the rules core's merges, the
     # answer's serialiser).  A body the schema accepts can nest freely only in its free-form parts
     # (`rules`, a game's `sheet` rows), so only those are measured; any other body is measured whole
@@ -106,49 +111,63 @@ class _Repeats(dict[str, Any]):
     repeated: list[str]
 
 
-def _members(pairs: list[tuple[str, object]]) -> dict[str, Any]:
-    obj = dict(pairs)
-    if len(obj) == len(pairs):
-        return obj
-    seen: set[str] = set()
-    marked = _Repeats(obj)
-    marked.repeated = list(dict.fromkeys(k for k, _ in pairs if k in seen or _saw(seen, k)))
-    return marked
+LOCATED_BYTES = 64 * 1024  # a longer body is refused for its repeated names without reading it again
 
 
-def _saw(seen: set[str], name: str) -> bool:
-    seen.add(name)
-    return False
+def _member_reader() -> Callable[[list[tuple[str, object]]], dict[str, Any]]:
+    """A hook for json.loads that marks the objects repeating a name (at most MAX_PROBLEMS of them)."""
+    marked = [0]
+
+    def members(pairs: list[tuple[str, object]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) == len(pairs) or marked[0] >= MAX_PROBLEMS:
+            return obj
+        marked[0] += 1
+        counts = Counter(map(itemgetter(0), pairs))  # (in C: no Python step per member)
+        out = _Repeats(obj)
+        out.repeated = [k for k, n in counts.items() if n > 1][:MAX_PROBLEMS]
+        return out
+    return members
+
+
+def _colons(text: bytes) -> int:
+    """The colons of a JSON text, each written as itself or escaped (\\u003a: a literal backslash
+    before the letters counts on both sides of the comparison below, so it cancels out)."""
+    return text.count(b":") + text.count(b"\\u003a") + text.count(b"\\u003A")
 
 
 def repeated_names(raw: bytes, body: object) -> list[str]:
     """The pointers of the object members of ``raw`` whose name its object gives more than once
     (orjson keeps the last value without a word).
 
-    The fast test: every member of every object is written with one colon outside any string, and
-    colons inside strings are written as they are unless escaped as a \\u sequence; orjson writes
-    ``body`` back with the same strings and one colon per member it kept.  So when ``raw`` has no
-    \\u escape, the same count of colons means no name was dropped.  Otherwise the text is read
-    again, slowly, noting the names each object repeats."""
-    if b"\\u" not in raw:
-        try:
-            if raw.count(b":") == orjson.dumps(body).count(b":"):
-                return []
-        except orjson.JSONEncodeError:  # nested deeper than orjson writes: read again below
-            pass
+    The fast test: every member of every object is written with one colon outside any string;
+    orjson writes ``body`` back with the same strings and one colon per member it kept, and writes
+    a colon inside a string as itself where ``raw`` may have escaped it.  So the same count of
+    colons, escaped ones included, means no name was dropped.  Otherwise the text is read again,
+    noting the names each object repeats (at most MAX_PROBLEMS objects marked) when it is at most
+    LOCATED_BYTES long; a longer one gets one problem with no pointer, so that the cost of finding
+    them is bounded whatever the body."""
     try:
-        tree = json.loads(raw, object_pairs_hook=_members)
+        if _colons(raw) == _colons(orjson.dumps(body)):
+            return []
+    except orjson.JSONEncodeError:  # nested deeper than orjson writes: read again below
+        pass
+    if len(raw) > LOCATED_BYTES:
+        return [""]
+    try:
+        tree = json.loads(raw, object_pairs_hook=_member_reader())
     except (ValueError, RecursionError):  # nested too deeply to read here: refused for its depth
         return []
     found: list[str] = []
     stack: list[tuple[Any, str]] = [(tree, "")]
     while stack:
         node, where = stack.pop()
+        if isinstance(node, _Repeats):
+            found += [where + pointer(k) for k in node.repeated]
         if isinstance(node, dict):
-            found += [where + pointer(k) for k in getattr(node, "repeated", ())]
-            stack.extend((v, where + pointer(k)) for k, v in node.items())
+            stack.extend((v, where + pointer(k)) for k, v in node.items() if isinstance(v, (dict, list)))
         elif isinstance(node, list):
-            stack.extend((v, where + pointer(i)) for i, v in enumerate(node))
+            stack.extend((v, where + pointer(i)) for i, v in enumerate(node) if isinstance(v, (dict, list)))
     return sorted(found)
 
 
@@ -178,7 +197,7 @@ def _value_depth(value: object) -> int:
     return deepest
 
 
-_STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # (runs of plain bytes matched whole, not byte by byte)
 _NOT_BRACKETS = re.compile(rb"[^\[\]{}]+")
 _INNERMOST = re.compile(rb"\[\]|\{\}")
 

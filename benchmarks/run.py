@@ -264,8 +264,9 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
 
 def _crafted_requests(client: FlaskClient) -> dict[str, tuple[str, bytes]]:
     """The crafted slow requests, each as (path, body): issue 11's bodies, which once cost seconds of
-    CPU to refuse or to answer, and the listings of openings with lay-offs that session 8's fuzzing
-    found over 50 ms (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold them as tests)."""
+    CPU to refuse or to answer, the listings of openings with lay-offs that session 8's fuzzing
+    found over 50 ms (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold them as tests),
+    and issue 30's hostile bodies (_hostile_bodies)."""
     from tests.test_legal_actions import CRAFTED, CRAFTED_RULES, LAYOFF, LAYOFF_RULES
 
     first_turn = json.loads(BODY)
@@ -300,7 +301,43 @@ def _crafted_requests(client: FlaskClient) -> dict[str, tuple[str, bytes]]:
             ("/v1/replay", orjson.dumps({"variant": VARIANT, "start": {"game": {**game, "sheet": [
                 {"pool": 2**60, "winner": "\ue000"}]}}, "actions": [draw]})),
         **layoffs,
+        **_hostile_bodies(first_turn),
     }
+
+
+MIB = 1024 * 1024
+
+
+def _hostile_bodies(first_turn: dict[str, Any]) -> dict[str, tuple[str, bytes]]:
+    """Issue 30's bodies, refusals that once cost hundreds of milliseconds or a hundred megabytes, and
+    the worst found beside them: each at most 1 MiB (the largest body read)."""
+    wide = json.loads(json.dumps(first_turn))
+    wide["state"]["players"][0].update({f"k{i}": 1 for i in range(90_000)})
+    objects = 74_000
+    bodies = {
+        "a player object with 90,000 unknown names (422)": orjson.dumps(wide),
+        "1 MiB of one name repeated in one object (422)":
+            b'{"variant":"british",' + b'"a":1,' * 170_000 + b'"b":1}',
+        f"{objects:,} objects each repeating a name (422)":
+            b"[" + b",".join([b'{"a":1,"a":2}'] * objects) + b"]",
+        f"{objects - 1:,} objects, then one repeating a name (422)":
+            b"[" + b",".join([b'{"a":1,"b":2}'] * (objects - 1)) + b',{"a":1,"a":2}]',
+        "a member name of 1 MiB in the state (422)":
+            orjson.dumps({**first_turn, "state": {**first_turn["state"], "x" * (MIB - 4096): 1}}),
+        "a house rule named by 1 MiB (422)": orjson.dumps({**first_turn, "rules": {"x" * (MIB - 4096): 1}}),
+        "a variant id of 1 MiB (422)": orjson.dumps({**first_turn, "variant": "x" * (MIB - 4096)}),
+        "a house rule's value of 1 MiB (422)": orjson.dumps({**first_turn, "rules": {"opening": "x" * (MIB - 4096)}}),
+        "170,000 escaped colons in one string (422)":
+            orjson.dumps(first_turn)[:-1] + b',"z":["' + b"\\u003a" * 170_000 + b'"]}',
+        "5,000 strings of 200 letters under an unknown name (422)":
+            orjson.dumps({**first_turn, "x": [["y" * 200] * 20] * 250}),
+        "200,000 integers in lists of 5,000 under an unknown name (422)":
+            orjson.dumps({**first_turn, "x": [[1] * 5000] * 40}),
+        "nesting 500,000 deep (400)": b"[" * 500_000 + b"]" * 500_000,
+    }
+    for name, body in bodies.items():
+        assert len(body) <= MIB, (name, len(body))
+    return {name: ("/v1/adjudicate", body) for name, body in bodies.items()}
 
 
 BATCH = 8  # requests per timed sample of the crafted requests
@@ -313,8 +350,11 @@ def crafted(runs: int) -> None:
 
     client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}).test_client()  # (no log line per request)
     print(f"The crafted slow requests, through the Flask test client (CPU time of the process, "
-          f"median of {runs} batches of {BATCH} requests each)")
-    worst = ("", 0.0)
+          f"median of {runs} batches of {BATCH} requests each; the memory is the peak of Python's heap "
+          f"over one request beyond what it held before, tracemalloc, the body's own bytes included)")
+    import tracemalloc
+
+    worst, heaviest = ("", 0.0), ("", 0.0)
     for name, (path, body) in _crafted_requests(client).items():
         samples = []
         for _ in range(runs):  # each sample the mean of a batch: the CPU clock may tick only every few ms
@@ -323,12 +363,21 @@ def crafted(runs: int) -> None:
                 response = client.post(path, data=body, content_type="application/json")
             samples.append((time.process_time_ns() - t0) / BATCH / 1e6)
             assert response.status_code < 500, (name, response.status_code)
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        client.post(path, data=body, content_type="application/json")
+        peak = (tracemalloc.get_traced_memory()[1] - before) / MIB
+        tracemalloc.stop()
         med = statistics.median(samples)
-        print(f"    {name}: {med:.1f} ms ({response.status_code})")
+        print(f"    {name}: {med:.1f} ms, {peak:.1f} MB ({response.status_code})")
         if med >= worst[1]:
             worst = (name, med)
+        if peak >= heaviest[1]:
+            heaviest = (name, peak)
     line("the worst crafted slow request, CPU time", f"{worst[1]:8.1f} ms", "<= 50 ms")
     print(f"    which: {worst[0]}")
+    line("the worst crafted slow request, extra memory", f"{heaviest[1]:8.1f} MB", "< 50 MB")
+    print(f"    which: {heaviest[0]}")
 
 
 def fuzzed(count: int, seed: int = 8) -> None:

@@ -44,7 +44,7 @@ def floor() -> Response:
 
     - the body read and parsed with orjson (as the echo does);
     - its shape checked against openapi.yaml (jsonschema-rs) and its object names checked for
-      repeats (the edge's own check, ``api.routes``);
+      repeats (the edge's own check, ``api.wire``);
     - the position checked only for what it cannot lack: the cards counted against the pack (by
       code, in one C-level Counter) and the player ids;
     - the one action this route knows (a turn: draw from the discard pile, then discard) applied to

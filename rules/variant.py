@@ -1,7 +1,8 @@
 """Variants as data.
 
 Each variant is one YAML file in ``rules/variants/``.  A file may ``extends:`` another; its
-``parameters`` are merged over the parent's.  A request's house rules are a partial ``parameters``
+``parameters`` are merged over the parent's, and it names only the clauses it adds and drops
+(``clauses_add``, ``clauses_drop``).  A request's house rules are a partial ``parameters``
 block merged the same way.  The merged result is checked against ``rules/variant.schema.yaml`` and a
 few cross-field constraints; any unknown key or impossible value is an error naming its field.
 Nothing in the engine branches on a variant's id: rules read parameters.
@@ -373,8 +374,7 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
     if parent:
         base = _load_variant(parent, directory)
         params = deep_merge(_thaw(base.params), data.get("parameters") or {})
-        data = {**data, "parameters": params}
-        data.setdefault("clauses", list(base.clauses))
+        data = {**data, "parameters": params, "clauses": _inherited_clauses(data, base, path.name)}
         # the parent's rulings hold unless this file rules on the same point (same id)
         own = {d["id"] for d in data.get("decisions") or []}
         data["decisions"] = [d for d in _thaw(base.decisions) if d["id"] not in own] + list(data.get("decisions") or [])
@@ -383,6 +383,9 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
         # a preview's clauses not enforced yet: the parent's that this variant plays, and its own
         data["not_enforced"] = ([c for c in base.not_enforced if c in data["clauses"]]
                                 + [c for c in data.get("not_enforced", ()) if c not in base.not_enforced])
+    elif "clauses_add" in data or "clauses_drop" in data:
+        raise InvalidRules(Problem("/clauses_add", f"{path.name}: a file that extends no other lists its clauses "
+                                                   "under clauses"))
     _validate_file(data, path.name)
     if data["id"] != variant_id:
         raise InvalidRules(Problem("/id", f"{path.name}: id {data['id']!r} does not match the file name"))
@@ -395,6 +398,25 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
                    _freeze(data["sources"]), tuple(data["clauses"]), _freeze(data.get("decisions", [])),
                    _freeze(data["parameters"]), typed, _freeze(data.get("clause_map", {})),
                    status=data.get("status", "complete"), not_enforced=tuple(data.get("not_enforced", ())))
+
+
+def _inherited_clauses(data: Mapping[str, Any], base: Variant, name: str) -> list[str]:
+    """The clauses of a file that extends ``base``: the parent's, less its ``clauses_drop``, with its
+    ``clauses_add``, in the registry's order.  A file that names a clause its parent already plays
+    (or drops one its parent does not) says more than what differs, and is refused."""
+    if "clauses" in data:
+        raise InvalidRules(Problem("/clauses", f"{name}: a file that extends another lists only the clauses it "
+                                               "adds (clauses_add) and drops (clauses_drop)"))
+    add, drop = list(data.get("clauses_add") or ()), list(data.get("clauses_drop") or ())
+    problems = [Problem(f"/clauses_add/{i}", f"{name}: {c!r} is a clause of {base.id} already")
+                for i, c in enumerate(add) if c in base.clauses]
+    problems += [Problem(f"/clauses_drop/{i}", f"{name}: {c!r} is not a clause of {base.id}")
+                 for i, c in enumerate(drop) if c not in base.clauses]
+    if problems:
+        raise InvalidRules(problems)
+    kept = (set(base.clauses) - set(drop)) | set(add)
+    order = {cid: i for i, cid in enumerate(registry())}
+    return sorted(kept, key=lambda c: (order.get(c, len(order)), c))
 
 
 def _check_decisions(data: dict[str, Any], own: list[dict[str, Any]], name: str) -> None:

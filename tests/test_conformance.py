@@ -109,9 +109,9 @@ def test_an_unreachable_target_exits_2(capsys):
 
 def test_export_is_a_subcommand_and_the_run_stays_the_default(tmp_path, capsys):
     assert runner.main(["export", str(tmp_path)]) == 0
-    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.jsonl"))
-    assert "british/draw.jsonl" in written and "swedish/inherited.jsonl" in written
-    first = json.loads((tmp_path / "british" / "draw.jsonl").read_text().splitlines()[0])
+    written = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.json"))
+    assert "british/draw.json" in written and "swedish/inherited.json" in written and "manifest.json" in written
+    first = json.loads((tmp_path / "british" / "draw.json").read_text())["vectors"][0]
     assert {"id", "endpoint", "request", "expected"} <= set(first) and first["request"]["variant"] == "british"
     # the run's options still parse without a subcommand: an unreachable target is asked first
     assert runner.main(["--base-url", "http://127.0.0.1:9", "--vectors", str(tmp_path)]) == 2

@@ -18,7 +18,7 @@ import pytest
 import rfc8785
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kalooki_referee.api import create_app
+from kalooki_referee.api import create_app, openapi, wire
 from kalooki_referee.rules import load_variant
 from kalooki_referee.rules.errors import MalformedInput, UnknownVariant
 from kalooki_referee.vectors.suite import load_vectors, plain_vectors
@@ -371,6 +371,69 @@ def test_a_repeat_inside_free_form_house_rules_is_refused(client):
     text = json.dumps(dict(FIRST_TURN, rules={"opening": {"minimum": 40}})).replace('"minimum": 40', '"minimum": 40, "minimum": 51')
     body = problem(client.post("/v1/adjudicate", data=text, content_type="application/json"), 422, "malformed-input")
     assert pointers(body) == ["/rules/opening/minimum"]
+
+
+# -- refusals that must stay cheap: sizes no request reaches, named before anything walks them -----
+# (their CPU time and memory are the benchmark's: `python -m benchmarks.run`, the crafted set)
+
+def test_an_object_of_seventy_thousand_unknown_names_is_named_once(client):
+    body = copy.deepcopy(FIRST_TURN)
+    body["state"]["players"][0].update({f"k{i}": 1 for i in range(70_000)})
+    answer = problem(client.post("/v1/adjudicate", json=body), 422, "malformed-input")
+    # one problem for the object, not one per name: no validator listed the seventy thousand
+    assert [(e["pointer"], str(openapi.widest_object()) in e["detail"]) for e in answer["errors"]] == \
+        [("/state/players/0", True)]
+
+
+def test_a_name_of_a_mebibyte_is_refused_and_never_echoed_whole(client):
+    name = "x" * (1024 * 1024 - 4096)
+    body = copy.deepcopy(FIRST_TURN)
+    body["state"][name] = 1
+    response = client.post("/v1/adjudicate", json=body)
+    answer = problem(response, 422, "malformed-input")
+    [error] = answer["errors"]
+    assert error["pointer"].startswith("/state/xxx") and error["pointer"].endswith("...")
+    assert f"no name in a request is longer than {openapi.longest_string()}" in error["detail"]
+    assert len(response.data) < 2000
+
+
+@pytest.mark.parametrize("where, change", [
+    ("/variant", lambda b: b.update(variant="x" * 1_000_000)),
+    ("/state/players/0/hand/2", lambda b: b["state"]["players"][0]["hand"].insert(2, "Q" * 300)),
+    ("/rules/opening", lambda b: b.update(rules={"opening": "x" * 1_000_000})),
+], ids=["field", "in-a-list", "house-rule"])
+def test_a_string_longer_than_any_field_is_refused_by_its_length(client, where, change):
+    body = copy.deepcopy(FIRST_TURN)
+    change(body)
+    response = client.post("/v1/adjudicate", json=body)
+    answer = problem(response, 422, "malformed-input" if where != "/rules/opening" else "invalid-rules")
+    assert where in pointers(answer) and len(response.data) < 4000
+
+
+def test_a_large_body_of_repeated_names_gets_one_problem_with_no_pointer(client):
+    text = '{"variant": "british", ' + '"a": 1, ' * 120_000 + '"b": 1}'
+    assert len(text) > wire.LOCATED_BYTES
+    answer = problem(client.post("/v1/adjudicate", data=text, content_type="application/json"), 422, "malformed-input")
+    [error] = answer["errors"]
+    assert error["pointer"] == "" and "more than once" in error["detail"]
+    # many objects each repeating a name: the same single problem
+    text = "[" + ", ".join(['{"a": 1, "a": 2}'] * 20_000) + "]"
+    answer = problem(client.post("/v1/adjudicate", data=text, content_type="application/json"), 422, "malformed-input")
+    assert pointers(answer) == [""]
+
+
+def test_escaped_colons_in_a_large_body_are_no_repeat(client):
+    # a colon written \u003a counts as a colon on both sides of the fast comparison: a body too long
+    # to be read again is still accepted when no name repeats
+    body = copy.deepcopy(FIRST_TURN)
+    text = json.dumps(body).replace('"Andy"', '"An\\u003ady"')
+    assert "\\u003a" in text
+    padded = text[:-1] + " " * (wire.LOCATED_BYTES + 1) + "}"
+    answer = client.post("/v1/adjudicate", data=padded, content_type="application/json")
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+    # and the same with a repeat is refused
+    repeated = padded.replace("{", '{"variant": "british", ', 1)
+    assert client.post("/v1/adjudicate", data=repeated, content_type="application/json").status_code == 422
 
 
 def _chunked(client, payload: bytes):

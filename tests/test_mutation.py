@@ -4,6 +4,7 @@ a tiny run over one module works end to end without touching the repository's fi
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import subprocess
 import sys
@@ -69,6 +70,30 @@ def test_every_equivalent_survivor_names_a_mutated_module_and_says_why():
             assert line.rstrip().endswith("|") and line.rstrip("| ").rsplit("|", 1)[1].strip(), line
 
 
+def test_every_equivalent_is_explained_by_a_known_kind():
+    kinds = mutation.equivalents().values()
+    assert kinds and set(kinds) <= set(mutation.KINDS), sorted(set(kinds) - set(mutation.KINDS))
+
+
+def test_the_figure_carries_wilsons_95_percent_interval():
+    low, high = mutation.wilson(9, 10)  # the textbook case: 9 of 10 gives 59.6% to 98.2%
+    assert (round(low, 1), round(high, 1)) == (59.6, 98.2)
+    low, high = mutation.wilson(270, 300)
+    assert low < 90.0 < high and high - low < 7.0
+    assert mutation.wilson(0, 0) == (0.0, 100.0)
+
+
+def test_a_figure_is_held_out_only_for_a_drawn_seed_and_untouched_vectors(tmp_path):
+    def said(**record) -> str:
+        (tmp_path / "run.json").write_text(json.dumps({"seed": "ab12", "commit": "c0ffee", "started": "now", **record}))
+        return mutation.held_out(tmp_path)
+    assert said(seed_drawn_at_run_time=True, rechecked=False).startswith("figure: held out")
+    assert said(seed_drawn_at_run_time=False, rechecked=False).startswith("figure: fitted")
+    assert said(seed_drawn_at_run_time=True, rechecked=True).startswith("figure: fitted")
+    (tmp_path / "run.json").unlink()
+    assert mutation.held_out(tmp_path).startswith("figure: fitted")
+
+
 def _digest(folder: Path) -> str:
     h = hashlib.sha256()
     for p in sorted(folder.glob("*.py")):
@@ -89,6 +114,10 @@ def test_a_small_mutation_run_works_end_to_end(tmp_path):
     assert m and m.group(1) == "3" and m.group(2) == "0", out
     # a change to the shuffle changes every deal the vectors pin down: each mutant is killed
     assert m.group(3) == "3", out
-    assert "killed: 3/3 non-equivalent mutants = 100.0%" in out
+    assert "killed: 3/3 non-equivalent mutants = 100.0% (95% interval 43.9-100.0%)" in out
+    # no seed given: it was drawn at run time, recorded with the commit, and the figure is held out
+    record = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
+    assert record["seed_drawn_at_run_time"] and len(record["seed"]) == 12 and not record["rechecked"]
+    assert f"figure: held out: the seed was drawn at run time" in out and record["seed"] in out
     assert proc.returncode == 0, out
     assert _digest(ROOT / "rules") == before  # the mutants were made in the scratch copy only

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
+import types
 import runpy
 import tomllib
 from pathlib import Path
@@ -16,12 +18,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
 
 from kalooki_referee.api import create_app
-from kalooki_referee.api.signing import EPHEMERAL_ENV, KEY_ENV, KEY_FILE_ENV, SigningKeyError
+from kalooki_referee.api.signing import HOST_KEY_NAME, KEY_DIR_ENV, KEY_ENV, KEY_FILE_ENV, SigningKeyError
 from kalooki_referee import cli
 from kalooki_referee.api.verify import verify_main
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = (KEY_FILE_ENV, KEY_ENV, EPHEMERAL_ENV)
+ENV = (KEY_FILE_ENV, KEY_ENV, KEY_DIR_ENV)
 
 
 @pytest.fixture
@@ -142,7 +144,7 @@ def test_a_ruling_does_not_verify_with_another_key_or_for_another_request(no_key
     answer_bytes = _signed(client).data
     other = _app().test_client().get("/v1/keys").get_json()  # another app: another ephemeral key
     paths = _save(tmp_path, _request_text(), answer_bytes, other)
-    assert _check(paths) == 1
+    assert _check(paths) == 3  # signed by a key not in that key set: told apart from an alteration
     paths = _save(tmp_path, (ROOT / "examples" / "first-turn.json").read_bytes(), answer_bytes,
                   client.get("/v1/keys").get_json())
     assert _check(paths) == 1
@@ -200,15 +202,71 @@ def test_a_bad_key_configuration_stops_the_start(no_key, tmp_path, name, value, 
         _app()
 
 
-def test_gunicorn_gives_every_worker_the_same_ephemeral_key(no_key):
-    runpy.run_path(str(ROOT / "api" / "gunicorn_conf.py"))  # the master reads its configuration once
-    first, second = _app().test_client(), _app().test_client()  # two workers build their apps
+@pytest.fixture
+def under_gunicorn(no_key, tmp_path):
+    """This process taken for one of gunicorn's (api/signing.py looks for its arbiter), with the host
+    key kept in a directory of the test's own."""
+    no_key.setitem(sys.modules, "gunicorn.arbiter", types.ModuleType("gunicorn.arbiter"))
+    no_key.setenv(KEY_DIR_ENV, str(tmp_path / "keys"))
+    return tmp_path / "keys"
+
+
+def test_under_gunicorn_every_worker_and_instance_signs_with_the_host_key(under_gunicorn, tmp_path, capsys):
+    runpy.run_path(str(ROOT / "api" / "gunicorn_conf.py"))  # the master reads its configuration
+    first, second = _app().test_client(), _app().test_client()  # two workers, or two instances
     keys = first.get("/v1/keys").get_json()
-    assert keys == second.get("/v1/keys").get_json() and keys["keys"][0]["ephemeral"] is True
+    assert keys == second.get("/v1/keys").get_json() and keys["keys"][0]["ephemeral"] is False
+    # a ruling signed by one verifies with the keys the other publishes
+    paths = _save(tmp_path, _request_text(), _signed(first).data, second.get("/v1/keys").get_json())
+    assert _check(paths) == 0
+    # the key is a file only its owner may read, in a directory closed to others
+    key_file = under_gunicorn / HOST_KEY_NAME
+    assert key_file.stat().st_mode & 0o777 == 0o600 and under_gunicorn.stat().st_mode & 0o777 == 0o700
+    # a configured key wins over the host's
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(KEY_ENV, base64.b64encode(b"\x02" * 32).decode())
+        assert _app().test_client().get("/v1/keys").get_json()["keys"][0]["key_id"] != keys["keys"][0]["key_id"]
+
+
+def test_a_host_key_others_could_have_written_stops_the_start(under_gunicorn):
+    _app()
+    (under_gunicorn / HOST_KEY_NAME).chmod(0o644)
+    with pytest.raises(SigningKeyError, match="closed to others"):
+        _app()
+    (under_gunicorn / HOST_KEY_NAME).chmod(0o600)
+    under_gunicorn.chmod(0o777)
+    with pytest.raises(SigningKeyError, match="closed to others"):
+        _app()
+
+
+def test_an_ephemeral_key_never_signs_for_a_server_of_several_processes(no_key):
+    # a WSGI server other than gunicorn that runs several processes: each would make its own key
+    client = _app().test_client()
+    response = client.post("/v1/adjudicate?sign=true", data=_request_text(), content_type="application/json",
+                           environ_overrides={"wsgi.multiprocess": True})
+    assert response.status_code == 503 and response.mimetype == "application/problem+json"
+    assert response.get_json()["type"].endswith("/signing-unavailable") and KEY_FILE_ENV in response.get_json()["detail"]
+    # unsigned answers are given as ever, and a configured key signs
+    assert client.post("/v1/adjudicate", data=_request_text(), content_type="application/json",
+                       environ_overrides={"wsgi.multiprocess": True}).status_code == 200
     no_key.setenv(KEY_ENV, base64.b64encode(b"\x02" * 32).decode())
-    no_key.delenv(EPHEMERAL_ENV)
-    runpy.run_path(str(ROOT / "api" / "gunicorn_conf.py"))
-    assert _app().test_client().get("/v1/keys").get_json()["keys"][0]["ephemeral"] is False
+    assert _app().test_client().post("/v1/adjudicate?sign=true", data=_request_text(), content_type="application/json",
+                                     environ_overrides={"wsgi.multiprocess": True}).status_code == 200
+
+
+def test_verify_tells_an_unknown_key_from_an_alteration(no_key, tmp_path, capsys):
+    client = _app().test_client()
+    answer = _signed(client).get_json()
+    other = _app().test_client().get("/v1/keys").get_json()
+    paths = _save(tmp_path, _request_text(), json.dumps(answer).encode(), other)
+    assert _check(paths) == 3
+    out = capsys.readouterr().out
+    assert "unknown key" in out and answer["signature"]["key_id"] in out and other["keys"][0]["key_id"] in out
+    assert "altered" not in out.replace("nothing shows it altered", "")
+    # with the right key set, an altered answer is an alteration (1), not an unknown key
+    answer["legal"] = not answer["legal"]
+    paths = _save(tmp_path, _request_text(), json.dumps(answer).encode(), client.get("/v1/keys").get_json())
+    assert _check(paths) == 1 and "altered" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("query, signed", [("", False), ("?sign=false", False), ("?sign=true", True)])

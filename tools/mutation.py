@@ -1,6 +1,6 @@
 """The vector suite's strength, measured: a mutation run over the rule modules (cosmic-ray).
 
-    python -m tools.mutation run [--sample 250] [--seed 15] [--timeout 60] [--dir DIR]
+    python -m tools.mutation run [--sample 300] [--seed SEED] [--timeout 60] [--dir DIR]
     python -m tools.mutation resume [--dir DIR]     # a stopped run: its pending mutants
     python -m tools.mutation recheck [--dir DIR]    # the survivors again, against the vectors as they are now
     python -m tools.mutation report [--dir DIR]
@@ -21,6 +21,14 @@ its share of the sample in proportion to its number of mutants (largest remainde
 mutants are drawn by ``random.Random("<seed>:<module>")``.  The same sources, size and seed give
 the same sample.
 
+Held out or fitted.  Without ``--seed`` the run draws its seed at run time (``secrets``), so no
+vector can have been written against its sample, and records it in ``DIR/run.json`` with the
+commit, a digest of the vector files and the time.  ``report`` calls the figure *held out* only for
+such a run whose vectors are still the ones it drew against: a run with a seed given (one used
+before, or a ``train-`` seed a vector writer drew), or one rechecked after vectors were added for its
+survivors, is reported as *fitted*, a figure of how well the vectors fit that sample, not of the
+suite's strength.  Every figure comes with its 95% interval (Wilson's score interval).
+
 The figure.  Survivors named in ``vectors/mutation-survivors.md`` (module, operator, occurrence and
 the changed line, with the reason the mutant is equivalent) are left out of the denominator:
 killed / (sampled - equivalent).  ``report`` prints it and every survivor still unexplained, with
@@ -31,9 +39,13 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
+import json
+import math
 import os
 import random
 import re
+import secrets
 import shutil
 import subprocess
 import sys
@@ -159,17 +171,51 @@ def prepare(workdir: Path) -> None:
             shutil.copy2(src, workdir / name)
 
 
+def vectors_digest(root: Path) -> str:
+    """A digest of the vector files a run tests with (their paths and bytes)."""
+    h = hashlib.sha256()
+    for p in sorted((root / "vectors").rglob("*.json")):
+        h.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes())
+    return h.hexdigest()
+
+
+def _commit() -> str:
+    done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--", "rules", "vectors"],
+                           capture_output=True, text=True).stdout.strip()
+    return (done.stdout.strip() or "unknown") + (" (with uncommitted changes to rules/ or vectors/)" if dirty else "")
+
+
+def wilson(killed: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson's score interval (95%) for ``killed`` successes out of ``n``, in percent."""
+    if n == 0:
+        return 0.0, 100.0
+    p = killed / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return 100.0 * max(0.0, centre - half), 100.0 * min(1.0, centre + half)
+
+
 def run(args: argparse.Namespace) -> int:
     from cosmic_ray.commands import execute, init
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
+    drawn = args.seed is None
+    if drawn:
+        args.seed = secrets.token_hex(6)
     out = Path(args.dir).resolve()
     tree = out / "tree"
     prepare(tree)
     session = out / "session.sqlite"
     if session.exists():
         session.unlink()
+    record = {"seed": args.seed, "seed_drawn_at_run_time": drawn, "commit": _commit(),
+              "vectors_digest": vectors_digest(tree), "sample": args.sample,
+              "modules": args.module or "all", "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+              "rechecked": False}
+    (out / "run.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    print(f"seed {args.seed!r} ({'drawn at run time' if drawn else 'given'}), commit {record['commit']}", flush=True)
     os.chdir(tree)
     # the unmutated suite must pass first
     t0 = time.monotonic()
@@ -245,6 +291,11 @@ def recheck(args: argparse.Namespace) -> int:
     if left_out:
         print(f"{len(left_out)} vectors fail on the unmutated copy (behaviour changed since the run) and are "
               f"left out: {', '.join(left_out)}", flush=True)
+    record_path = out / "run.json"
+    if record_path.exists():  # vectors written since the draw: the run's figure is now a fitted one
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+        record["rechecked"] = True
+        record_path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     known = equivalents()
     with use_db(str(out / "session.sqlite"), WorkDB.Mode.open) as db:
         again = [item for item, result in db.completed_work_items
@@ -259,24 +310,43 @@ def recheck(args: argparse.Namespace) -> int:
 
 # -- the report ----------------------------------------------------------------------------------
 
-ROW = re.compile(r"^\|\s*`?(rules/[\w.]+)`?\s*\|\s*`?([\w/]+)`?\s*\|\s*(\d+)(?:\s*\(line (\d+)\))?\s*\|")
+ROW = re.compile(r"^\|\s*`?(rules/[\w.]+)`?\s*\|\s*`?([\w/]+)`?\s*\|\s*(\d+)(?:\s*\(line (\d+)\))?\s*\|\s*([\w-]*)\s*\|")
+
+# The kinds of equivalent mutant: why no request can tell the mutant from the referee.  Every row of
+# the survivors' file names one (its fourth cell); the report counts them by kind.
+KINDS = {
+    "same-value": "the mutated expression gives the same value for every input that can reach it "
+                  "(an arithmetic or index identity, a test that cannot differ on the values there)",
+    "closed-string-order": "an order comparison between members of a closed set of strings (an enum, "
+                           "the literals of a loop) where the mutated test holds exactly when the original does",
+    "small-int-identity": "`is` for `==` between small ints, which CPython keeps one object each",
+    "behind-the-contract": "reached only with input that openapi.yaml's shape check refuses first",
+    "dead-path": "reached only in a state no request can produce (the rules refuse it earlier)",
+    "unread-value": "changes a value that nothing reads afterwards",
+    "cache-size": "the size of a cache, which changes no answer",
+}
 
 
-def equivalents(path: Path = EQUIVALENTS) -> set[tuple[str, str, int, int | None]]:
+def equivalents(path: Path = EQUIVALENTS) -> dict[tuple[str, str, int, int | None], str]:
     """The survivors shown equivalent: (module, operator, occurrence, line) of each table row (the
     line where the row gives it, as ``12 (line 140)``: two mutants of one operator can share an
-    occurrence number across edits, never a line as well)."""
+    occurrence number across edits, never a line as well), with the row's kind."""
     if not path.exists():
-        return set()
-    found = set()
+        return {}
+    found = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         m = ROW.match(line)
         if m:
-            found.add((m.group(1), m.group(2), int(m.group(3)), int(m.group(4)) if m.group(4) else None))
+            found[(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)) if m.group(4) else None)] = m.group(5)
     return found
 
 
-def _explained(item: Any, known: set[tuple[str, str, int, int | None]]) -> bool:
+def _kind(item: Any, known: dict[tuple[str, str, int, int | None], str]) -> str:
+    key = _key(item)
+    return known.get(key + (item.mutations[0].start_pos[0],)) or known.get(key + (None,)) or ""
+
+
+def _explained(item: Any, known: dict[tuple[str, str, int, int | None], str]) -> bool:
     """Whether a row of ``known`` names the mutant ``item`` (by its line too, where the row gives it)."""
     key = _key(item)
     return key + (item.mutations[0].start_pos[0],) in known or key + (None,) in known
@@ -292,6 +362,7 @@ def report(args: argparse.Namespace) -> int:
         return 2
     known = equivalents()
     tally: Counter[str] = Counter()
+    by_kind: Counter[str] = Counter()
     per_module: dict[str, Counter[str]] = defaultdict(Counter)
     unexplained = []
     with use_db(str(session), WorkDB.Mode.open) as db:
@@ -307,6 +378,7 @@ def report(args: argparse.Namespace) -> int:
             outcome = "timeout" if result.output == "timeout" else "killed"
         elif _explained(item, known):
             outcome = "equivalent"
+            by_kind[_kind(item, known)] += 1
         else:
             outcome = "survived"
             unexplained.append((key, item.mutations[0].start_pos, result.diff or ""))
@@ -323,18 +395,37 @@ def report(args: argparse.Namespace) -> int:
         print(f"\nSURVIVED {key[0]} | {key[1]} | {key[2]} | line {pos[0]}")
         print("\n".join(line for line in diff.splitlines() if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))))
     share = 100.0 * killed / judged if judged else 0.0
+    low, high = wilson(killed, judged)
     print(f"\nmutants: {ran} run ({pending} pending), {killed} killed ({tally['timeout']} by the timeout), "
           f"{tally['equivalent']} equivalent, {tally['survived']} surviving unexplained, {tally['error']} not run")
-    print(f"killed: {killed}/{judged} non-equivalent mutants = {share:.1f}%")
+    if by_kind:
+        print("equivalent, by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(by_kind.items(), key=lambda kv: (-kv[1], kv[0]))))
+    print(f"killed: {killed}/{judged} non-equivalent mutants = {share:.1f}% (95% interval {low:.1f}-{high:.1f}%)")
+    print(held_out(Path(args.dir).resolve()))
     return 0 if not unexplained else 1
+
+
+def held_out(out: Path) -> str:
+    """Whether the run's figure is held out (see the module's description), in a sentence."""
+    path = out / "run.json"
+    if not path.exists():
+        return "figure: fitted (the run left no record of how its seed was chosen)"
+    record = json.loads(path.read_text(encoding="utf-8"))
+    where = f"seed {record['seed']!r}, commit {record['commit']}, drawn {record['started']}"
+    if not record.get("seed_drawn_at_run_time"):
+        return f"figure: fitted, not held out: the seed was given, not drawn at run time ({where})"
+    if record.get("rechecked"):
+        return f"figure: fitted, not held out: rechecked after vectors were written against this sample ({where})"
+    return f"figure: held out: the seed was drawn at run time and no vector was written against the sample ({where})"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.mutation", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="mutate a sample of the rule modules and run the vectors against each")
-    r.add_argument("--sample", type=int, default=250, help="how many mutants (default 250)")
-    r.add_argument("--seed", default="15", help="the sample's seed (default 15)")
+    r.add_argument("--sample", type=int, default=300, help="how many mutants (default 300)")
+    r.add_argument("--seed", default=None,
+                   help="the sample's seed (default: drawn at run time, which makes the figure a held-out one)")
     r.add_argument("--timeout", type=float, default=60.0, help="seconds before a mutant's run counts as killed")
     r.add_argument("--dir", default=str(DEFAULT_DIR), help="the scratch folder (default test-artifacts/mutation)")
     r.add_argument("--module", action="append", help="only this module, e.g. rules/shuffle.py (repeatable; default all)")

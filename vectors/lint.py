@@ -1,12 +1,14 @@
 """Lint the vector suite: every file valid against ``vector-file.schema.json`` (an export's lines
 against its plain vector), the suite version everywhere, ids stable and unique once inheritance is
 resolved, every clause in the registry, every variant known, every decision the variant's own, and
-every manifest naming files and vectors that exist."""
+every manifest naming files and vectors that exist; for an export, its manifest.json, its checksums
+and its files' headers."""
 from __future__ import annotations
 
 from typing import Any
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import jsonschema
 from kalooki_referee.rules.clauses import registry
 from kalooki_referee.rules.variant import load_variant, variant_ids
 
+from .export import verify
 from .suite import ROOT, load_documents, plain_vectors, resolved
 
 SCHEMA = ROOT / "vector-file.schema.json"
@@ -27,7 +30,10 @@ def _schema_problems(name: str, doc: dict[str, Any] | list[dict[str, Any]]) -> l
         items = [(f"{name}:{i + 1}", v) for i, v in enumerate(doc)]
         return [f"{where}{'/' + '/'.join(map(str, e.absolute_path)) if e.absolute_path else ''}: {e.message}"
                 for where, v in items for e in plain.iter_errors(v)]
-    validator = jsonschema.Draft202012Validator(schema)
+    if "vectors" in doc:  # an export's file: its header and its vectors
+        validator = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/exportFile"})
+    else:
+        validator = jsonschema.Draft202012Validator(schema)
     return [f"{name}{'/' + '/'.join(map(str, e.absolute_path)) if e.absolute_path else ''}: {e.message}"
             for e in validator.iter_errors(doc)]
 
@@ -70,10 +76,19 @@ def lint(root: Path = ROOT) -> list[str]:
             problems.append(f"{name}: lives in {name} but says {doc.get('variant')}/{doc.get('topic')}")
         if "inherits" in doc:
             problems += _manifest_problems(name, doc, docs, known_clauses)
+    if (root / "manifest.json").is_file():  # an export: its manifest, checksums and headers
+        manifest = json.loads((root / "manifest.json").read_text(encoding="utf-8"))
+        check = jsonschema.Draft202012Validator({"$defs": json.loads(SCHEMA.read_text(encoding="utf-8"))["$defs"],
+                                                 "$ref": "#/$defs/exportManifest"})
+        problems += [f"manifest.json: {e.message}" for e in check.iter_errors(manifest)]
+        problems += verify(root)
     if problems:
         return problems  # the vectors cannot be resolved from files that are not well formed
     seen: dict[str, str] = {}
-    for name, v in resolved(root):
+    vectors = resolved(root)
+    if root == ROOT:  # the suite itself (not an export or a copy): ids of a release withdrawn only in the changelog
+        problems += released_id_problems({v["id"] for _, v in vectors})
+    for name, v in vectors:
         vid = v["id"]
         if vid in seen:
             problems.append(f"{name}: id {vid} is also used in {seen[vid]}")
@@ -97,6 +112,28 @@ def lint(root: Path = ROOT) -> list[str]:
             problems.append(f"{name}: {vid} is illegal but names no violated clause")
         if exp.get("status", 200) >= 400 and "problem" not in exp:
             problems.append(f"{name}: {vid} expects a {exp['status']} but not its problem code")
+    return problems
+
+
+RELEASED = ROOT / "released-ids"
+
+
+def released_id_problems(current: set[str], released: Path = RELEASED, changelog: Path = ROOT / "CHANGELOG.md") -> list[str]:
+    """Every id of a released suite (``released-ids/<version>.txt``, one id a line) that the suite no
+    longer holds and that the changelog does not name in a section newer than that release's."""
+    text = changelog.read_text(encoding="utf-8")
+    problems = []
+    for listing in sorted(released.glob("*.txt")):
+        version = listing.stem
+        heading = re.search(rf"^## {re.escape(version)}\b", text, re.MULTILINE)
+        if heading is None:
+            problems.append(f"released-ids/{listing.name}: the changelog has no section ## {version}")
+            continue
+        newer = text[:heading.start()]
+        for vid in listing.read_text(encoding="utf-8").split():
+            if vid not in current and not re.search(rf"(?<![\w.-]){re.escape(vid)}(?![\w.-])", newer):
+                problems.append(f"{vid}: released in {version}, gone from the suite, and named by no newer "
+                                f"section of CHANGELOG.md")
     return problems
 
 

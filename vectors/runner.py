@@ -6,6 +6,8 @@
     kalooki-conformance --jsonl report.jsonl --junit report.xml
     kalooki-conformance --vectors DIR                       # the vectors of an export (or another copy)
     kalooki-conformance export DIR                          # write plain self-contained vectors
+    kalooki-conformance ids                                 # list the vectors' ids
+    ... --id 'british.draw.*' --topic T --clause 'build.*' --endpoint E --decision D   # select vectors
 
 The runner first asks the target what it supports (``GET /v1/capabilities``: implementation name
 and version, variants, endpoints, vector suite version); it runs every vector of a supported variant
@@ -14,8 +16,9 @@ JSON pointer with the expected and the actual value.  It prints the pass, fail, 
 counts, optionally writes one JSON object per vector (JSON Lines) and a JUnit XML report, and exits
 1 when anything fails or errors (2 when the target cannot be reached at all).
 
-``export DIR`` writes the suite as plain self-contained vectors, inheritance resolved: one JSON
-object per line (a vector with its whole request and expected answer) in ``DIR/<variant>/<topic>.jsonl``.
+``export DIR`` writes the suite as plain self-contained vectors, inheritance resolved, with a
+manifest, the schema, a README and the comparison rules (``vectors/export.py``).  The selection
+options take part of the suite in the run, the export and ``ids`` alike.
 """
 from __future__ import annotations
 
@@ -34,14 +37,15 @@ from xml.etree import ElementTree as ET
 from .coverage import coverage, format_report
 from pathlib import Path
 
-from .suite import ROOT, Vector, compare, load_vectors
+from .build import SUITE
+from .export import export
+from .suite import ROOT, Selection, Vector, compare, load_vectors
 
 if TYPE_CHECKING:
     from flask import Flask
 
 Poster = Callable[[str, dict[str, Any]], tuple[int, Any]]
 Getter = Callable[[str], tuple[int, Any]]
-SUITE = "kalooki-referee-vectors"
 
 
 @dataclass(frozen=True)
@@ -181,29 +185,49 @@ def write_junit(path: str, outcomes: list[Outcome], caps: dict[str, Any]) -> Non
     ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
 
 
-def export(directory: Path, root: Path = ROOT) -> int:
-    """Write every vector of the suite at ``root``, inheritance resolved, as one JSON object per line
-    in ``directory/<variant>/<topic>.jsonl``; the number of vectors written."""
-    by_file: dict[str, list[Vector]] = {}
-    for vec in load_vectors(root):
-        by_file.setdefault(vec.file.rsplit(".", 1)[0] + ".jsonl", []).append(vec)
-    for name, vectors in by_file.items():
-        path = directory / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("".join(json.dumps(v.data, ensure_ascii=False, separators=(",", ":")) + "\n" for v in vectors),
-                        encoding="utf-8")
-    return sum(len(v) for v in by_file.values())
+def add_selection(parser: argparse.ArgumentParser) -> None:
+    """The options that select vectors (the same for a run, an export and a listing of ids)."""
+    group = parser.add_argument_group("selection", "each option is repeatable (any of its values matches); "
+                                                   "a vector is taken when every option given matches")
+    group.add_argument("--id", action="append", default=[], metavar="GLOB",
+                       help="vectors whose id matches this shell-style pattern, e.g. 'british.draw.*'")
+    group.add_argument("--topic", action="append", default=[], help="vectors of this topic (the file's name: draw, builds...)")
+    group.add_argument("--clause", action="append", default=[], metavar="GLOB",
+                       help="vectors that cite this clause or expect its violation (a pattern: 'build.*')")
+    group.add_argument("--endpoint", action="append", default=[], help="vectors of this endpoint (adjudicate, melds/check...)")
+    group.add_argument("--decision", action="append", default=[],
+                       help="vectors that depend on this referee ruling (dec.*); 'none': those that depend on none")
+    group.add_argument("--variant", action="append", default=[], help="vectors run under this variant")
+
+
+def selection_of(args: argparse.Namespace) -> Selection:
+    return Selection(ids=tuple(args.id), topics=tuple(args.topic), clauses=tuple(args.clause),
+                     endpoints=tuple(args.endpoint), decisions=tuple(args.decision), variants=tuple(args.variant))
 
 
 def export_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="kalooki-conformance export",
-                                     description="Write the suite as plain self-contained vectors (inheritance resolved), "
-                                                 "one JSON object per line in DIR/<variant>/<topic>.jsonl.")
+                                     description="Write the suite as plain self-contained vectors (inheritance resolved): "
+                                                 "DIR/<variant>/<topic>.json (a header, then one vector a line), "
+                                                 "DIR/manifest.json, the schema, a README and the comparison rules.")
     parser.add_argument("directory", type=Path, help="where to write the vectors")
     parser.add_argument("--vectors", type=Path, default=ROOT, help="the suite to export (default: this package's)")
+    add_selection(parser)
     args = parser.parse_args(argv)
-    count = export(args.directory, args.vectors)
+    count = export(args.directory, args.vectors, selection_of(args))
     print(f"exported {count} vectors to {args.directory}")
+    return 0
+
+
+def ids_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="kalooki-conformance ids",
+                                     description="Print the id of every vector the selection takes, one a line, sorted "
+                                                 "(a release's list: vectors/released-ids/<version>.txt).")
+    parser.add_argument("--vectors", type=Path, default=ROOT, help="the suite to list (default: this package's)")
+    add_selection(parser)
+    args = parser.parse_args(argv)
+    for vid in sorted(v.id for v in load_vectors(args.vectors, selection=selection_of(args))):
+        print(vid)
     return 0
 
 
@@ -211,10 +235,12 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["export"]:
         return export_main(argv[1:])
+    if argv[:1] == ["ids"]:
+        return ids_main(argv[1:])
     parser = argparse.ArgumentParser(description="Run the Kalooki referee's conformance vectors against an implementation "
-                                                 "(the default command), or write them out (kalooki-conformance export DIR).")
+                                                 "(the default command), write them out (kalooki-conformance export DIR) "
+                                                 "or list their ids (kalooki-conformance ids).")
     parser.add_argument("--base-url", help="a running implementation, e.g. http://127.0.0.1:8000 (default: in-process)")
-    parser.add_argument("--variant", action="append", help="only this variant (repeatable)")
     parser.add_argument("--vectors", type=Path, default=ROOT,
                         help="the suite to run: a grouped suite or an export's directory (default: this package's)")
     parser.add_argument("--coverage", action="store_true", help="print clause coverage per variant")
@@ -223,6 +249,7 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     parser.add_argument("--skip-decision", action="append", default=[], metavar="DECISION",
                         help="skip vectors that depend on this referee ruling (repeatable)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list passing and skipped vectors too")
+    add_selection(parser)
     args = parser.parse_args(argv)
     if target is None:
         target = http_target(args.base_url) if args.base_url else in_process_target()
@@ -235,7 +262,7 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     suite_version = (caps.get("vector_suite") or {}).get("version")
     print(f"target: {impl.get('name')} {impl.get('version')} at {target.name}; "
           f"claims vector suite {suite_version}; variants: {', '.join(caps.get('variants', []))}")
-    vectors = load_vectors(args.vectors, variants=set(args.variant) if args.variant else None)
+    vectors = load_vectors(args.vectors, selection=selection_of(args))
     outcomes = run_suite(target, vectors, caps, frozenset(args.skip_decision))
     for o in outcomes:
         if o.outcome in ("fail", "error") or (args.verbose and o.outcome in ("pass", "skip")):

@@ -2,13 +2,16 @@
 from __future__ import annotations
 
 import copy
+import fnmatch
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parent
 _MISSING = object()
+_INDEX = re.compile("0|[1-9][0-9]*")
 
 
 @dataclass(frozen=True)
@@ -29,14 +32,55 @@ class Vector:
         return str(self.data["endpoint"])
 
     @property
+    def topic(self) -> str:
+        """The topic of the file it comes from (``<variant>/<topic>.json``)."""
+        return self.file.rsplit("/", 1)[-1].split(".", 1)[0]
+
+    @property
     def expected(self) -> dict[str, Any]:
         expected: dict[str, Any] = self.data["expected"]
         return expected
 
 
+@dataclass(frozen=True)
+class Selection:
+    """Which vectors to take.  Each criterion is a list of alternatives (any may match; an empty list
+    takes every vector) and a vector is taken when every criterion matches.  ``ids`` and ``clauses``
+    are shell-style glob patterns (``british.draw.*``, ``build.*``); a clause matches a vector that
+    cites it (``clauses``) or expects its violation or its undetermined entry; ``decisions`` matches
+    the vector's ``decision`` (``none`` matches the vectors that depend on no ruling)."""
+    ids: tuple[str, ...] = ()
+    topics: tuple[str, ...] = ()
+    clauses: tuple[str, ...] = ()
+    endpoints: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()
+    variants: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return any((self.ids, self.topics, self.clauses, self.endpoints, self.decisions, self.variants))
+
+    def matches(self, vector: "Vector") -> bool:
+        data = vector.data
+        cited = set(data["clauses"]) | set(data["expected"].get("violations", [])) \
+            | set(data["expected"].get("undetermined", []))
+        return ((not self.ids or any(fnmatch.fnmatchcase(vector.id, p) for p in self.ids))
+                and (not self.topics or vector.topic in self.topics)
+                and (not self.clauses or any(fnmatch.fnmatchcase(c, p) for p in self.clauses for c in cited))
+                and (not self.endpoints or vector.endpoint in self.endpoints)
+                and (not self.decisions or (data.get("decision") or "none") in self.decisions)
+                and (not self.variants or vector.variant in self.variants))
+
+    def to_dict(self) -> dict[str, list[str]]:
+        """The criteria given, by their command-line names (``id``, ``topic``, ...)."""
+        named = {"id": self.ids, "topic": self.topics, "clause": self.clauses, "endpoint": self.endpoints,
+                 "decision": self.decisions, "variant": self.variants}
+        return {k: list(v) for k, v in named.items() if v}
+
+
 def vector_files(root: Path = ROOT) -> list[Path]:
     """The suite's files: the grouped files and the manifests (``<variant>/<topic>.json``), or the
-    files of an export (``<variant>/<topic>.jsonl``)."""
+    files of an export (``<variant>/<topic>.json`` with a header and its ``vectors``; an export of
+    suite 2.3.0 or earlier: ``<variant>/<topic>.jsonl``, one vector a line)."""
     return sorted(p for p in root.glob("*/*.json")) + sorted(root.glob("*/*.jsonl"))
 
 
@@ -121,8 +165,8 @@ def with_variant_rulings(expected: dict[str, Any], rulings: dict[str, list[str]]
 
 
 def load_documents(root: Path = ROOT) -> list[tuple[str, dict[str, Any] | list[dict[str, Any]]]]:
-    """Every file of the suite, parsed: a grouped file or a manifest as its object, an export's file
-    as its list of vectors."""
+    """Every file of the suite, parsed: a grouped file, a manifest or an export's file as its object,
+    an older export's ``.jsonl`` file as its list of vectors."""
     out: list[tuple[str, dict[str, Any] | list[dict[str, Any]]]] = []
     for path in vector_files(root):
         text = path.read_text(encoding="utf-8")
@@ -146,6 +190,8 @@ def resolved(root: Path = ROOT) -> list[tuple[str, dict[str, Any]]]:
     for name, doc in docs:
         if isinstance(doc, list):
             out += [(name, v) for v in doc]
+        elif "vectors" in doc:  # an export's file: its header, then its plain vectors
+            out += [(name, v) for v in doc["vectors"]]
         elif "inherits" in doc:
             out += [(name, v) for v in inherited_vectors(doc, load)]
         else:
@@ -153,27 +199,31 @@ def resolved(root: Path = ROOT) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
-def load_vectors(root: Path = ROOT, variants: set[str] | None = None) -> list[Vector]:
+def load_vectors(root: Path = ROOT, variants: set[str] | None = None,
+                 selection: Selection = Selection()) -> list[Vector]:
     out = []
     for name, data in resolved(root):
         vec = Vector(name, data)
-        if variants is None or vec.variant in variants:
+        if (variants is None or vec.variant in variants) and selection.matches(vec):
             out.append(vec)
     return out
 
 
 def resolve(doc: Any, pointer: str) -> Any:
+    """The value at a JSON pointer (RFC 6901), or the absent marker (docs/conformance.md, "Terms")."""
     if pointer == "":
         return doc
+    if not pointer.startswith("/"):
+        return _MISSING
     node = doc
-    for raw in pointer.lstrip("/").split("/"):
+    for raw in pointer[1:].split("/"):
         token = raw.replace("~1", "/").replace("~0", "~")
         if isinstance(node, dict):
             if token not in node:
                 return _MISSING
             node = node[token]
         elif isinstance(node, list):
-            if not token.isdigit() or int(token) >= len(node):
+            if not _INDEX.fullmatch(token) or int(token) >= len(node):
                 return _MISSING
             node = node[int(token)]
         else:
@@ -192,16 +242,36 @@ class Difference:
         return f"at {self.pointer or '/'}: expected {json.dumps(self.expected)}, got {actual}"
 
 
+def same(a: Any, b: Any) -> bool:
+    """JSON equality (docs/conformance.md, "Terms"): of the same JSON type, numbers by value, arrays
+    item by item, objects key by key; ``true`` is not ``1``, and an absent value equals nothing."""
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return a is b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    return isinstance(a, str) and isinstance(b, str) and a == b
+
+
 def _subset(expected: Any, actual: Any) -> bool:
+    """Containment (docs/conformance.md): an expected object's keys, recursively; anything else equal."""
     if isinstance(expected, dict):
         return isinstance(actual, dict) and all(k in actual and _subset(v, actual[k]) for k, v in expected.items())
-    return bool(expected == actual)
+    return same(expected, actual)
 
 
 def _at(body: Any, expected: dict[str, Any], prefix: str = "") -> list[Difference]:
     """Where the values ``expected`` at pointers (under ``prefix``) into ``body`` differ from it."""
     return [Difference(prefix + ptr, value, got) for ptr, value in expected.items()
-            if (got := resolve(body, prefix + ptr)) != value]
+            if not same(got := resolve(body, prefix + ptr), value)]
+
+
+def _clauses(body: Any, key: str) -> list[Any]:
+    entries = body.get(key) if isinstance(body, dict) else None
+    return [e.get("clause") if isinstance(e, dict) else None for e in entries] if isinstance(entries, list) else []
 
 
 def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
@@ -217,37 +287,30 @@ def compare(vector: Vector, status: int, body: Any) -> list[Difference]:
             code = kind.rsplit("/", 1)[-1] if isinstance(kind, str) else None
             if code != exp["problem"]:
                 diffs.append(Difference("/type", f".../{exp['problem']}", kind))
-        pointers = [e.get("pointer") for e in (body or {}).get("errors", [])] if isinstance(body, dict) else []
+        errors = body.get("errors") if isinstance(body, dict) else None
+        pointers = [e.get("pointer") if isinstance(e, dict) else None for e in errors] if isinstance(errors, list) else []
         for p in exp.get("problems", []):
             if p not in pointers:
                 diffs.append(Difference("/errors", f"a problem at {p}", pointers))
         return diffs + _at(body, exp.get("response", {}))  # a problem's body too: /errors, /status...
-    if "legal" in exp and resolve(body, "/legal") != exp["legal"]:
-        diffs.append(Difference("/legal", exp["legal"], resolve(body, "/legal")))
-    if "violations" in exp:
-        clauses = [v.get("clause") for v in body.get("violations", [])]
-        if clauses != exp["violations"]:
-            diffs.append(Difference("/violations", exp["violations"], clauses))
-    if "undetermined" in exp:
-        open_clauses = [u.get("clause") for u in body.get("undetermined", [])] if isinstance(body, dict) else None
-        if open_clauses != exp["undetermined"]:
-            diffs.append(Difference("/undetermined", exp["undetermined"], open_clauses))
-    if "step" in exp:
-        got = resolve(body, "/violations/0/step")
-        if got != exp["step"]:
-            diffs.append(Difference("/violations/0/step", exp["step"], got))
+    if "legal" in exp and not same(got := resolve(body, "/legal"), exp["legal"]):
+        diffs.append(Difference("/legal", exp["legal"], got))
+    for key in ("violations", "undetermined"):
+        if key in exp and not same(got := _clauses(body, key), exp[key]):
+            diffs.append(Difference("/" + key, exp[key], got))
+    if "step" in exp and not same(got := resolve(body, "/violations/0/step"), exp["step"]):
+        diffs.append(Difference("/violations/0/step", exp["step"], got))
     if "ambiguous" in exp:
-        ambiguous = bool(resolve(body, "/violations/0/ambiguous") is True or resolve(body, "/ambiguous") is True)
-        if ambiguous != exp["ambiguous"]:
-            diffs.append(Difference("/violations/0/ambiguous", exp["ambiguous"], ambiguous))
+        got = resolve(body, "/violations/0/ambiguous") is True or resolve(body, "/ambiguous") is True
+        if got != exp["ambiguous"]:
+            diffs.append(Difference("/violations/0/ambiguous", exp["ambiguous"], got))
     diffs += _at(body, exp.get("state", {}), "/state")
     diffs += _at(body, exp.get("response", {}))
-    if "result" in exp:
-        got = resolve(body, "/result")
-        if got != exp["result"]:
-            diffs.append(Difference("/result", exp["result"], got))
+    if "result" in exp and not same(got := resolve(body, "/result"), exp["result"]):
+        diffs.append(Difference("/result", exp["result"], got))
     if "events" in exp:
-        events = body.get("events", [])
+        events = body.get("events") if isinstance(body, dict) else None
+        events = events if isinstance(events, list) else []
         pos = 0
         for want in exp["events"]:
             while pos < len(events) and not _subset(want, events[pos]):

@@ -1,0 +1,196 @@
+"""The gunicorn worker that `kalooki-referee serve` runs (api/gunicorn_conf.py): slow clients cost a
+connection, never the worker.
+
+A sync worker reads each request from the client itself, one connection at a time, so five clients
+that send half a request hold five workers (issue 11, issue 30: the service stopped for about 31 s).
+This worker is gunicorn's own asyncio worker (``gunicorn.workers.gasgi``, in gunicorn itself: no
+further package) with the app behind a small adapter, ``WholeRequests``:
+
+* the event loop reads every connection's request line, headers and body side by side, as they
+  arrive; a connection that dribbles costs a socket and a few kilobytes, never the worker;
+* each request is read whole (at most the body limit and one byte more) before the app sees it,
+  within deadlines on the whole of it, not between two reads: ``KALOOKI_HEAD_SECONDS`` (10) from
+  the connection's opening to the end of the first request's headers (later requests on a kept-alive
+  connection have gunicorn's keep-alive timeout), then ``KALOOKI_BODY_SECONDS`` (20) for the body;
+* then the app runs in the loop's thread, the main thread, one request at a time, as in a sync
+  worker: the request is pure CPU work, so one at a time per process is what the GIL would allow
+  anyway, and the app's CPU deadline (api/deadline.py, a timer signal) interrupts it there;
+* the answer is handed to the loop, which sends it while the app serves the next request.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import sys
+from typing import Any, Callable
+
+WSGIApp = Callable[..., Any]
+ASGICall = Callable[..., Any]
+
+from gunicorn.asgi.protocol import ASGIProtocol
+from gunicorn.workers import gasgi
+
+from .wire import MAX_BODY_BYTES
+
+HEAD_SECONDS = float(os.environ.get("KALOOKI_HEAD_SECONDS", 10))
+BODY_SECONDS = float(os.environ.get("KALOOKI_BODY_SECONDS", 20))
+
+
+class _Overdue(Exception):
+    pass
+
+
+class WholeRequests:
+    """An ASGI application that reads each HTTP request whole, then calls a WSGI application with it
+    in the calling thread and sends its answer."""
+
+    def __init__(self, wsgi_app: WSGIApp, multiprocess: bool, body_seconds: float = BODY_SECONDS,
+                 max_body: int = MAX_BODY_BYTES):
+        self.wsgi_app, self.multiprocess = wsgi_app, multiprocess
+        self.body_seconds, self.max_body = body_seconds, max_body
+
+    async def __call__(self, scope: dict[str, Any], receive: ASGICall, send: ASGICall) -> None:
+        if scope["type"] == "lifespan":  # (turned off in gunicorn_conf.py; answered if asked)
+            while True:
+                message = await receive()
+                if message["type"] == "lifespan.startup":
+                    await send({"type": "lifespan.startup.complete"})
+                elif message["type"] == "lifespan.shutdown":
+                    await send({"type": "lifespan.shutdown.complete"})
+                    return
+        if scope["type"] != "http":
+            return  # no WebSocket: the connection is closed
+        try:
+            body = await asyncio.wait_for(self._body(receive), timeout=self.body_seconds)
+        except (asyncio.TimeoutError, _Overdue):
+            await self._send(send, *_overdue(self.body_seconds))
+            return
+        status, headers, chunks = self._call(scope, body)
+        await self._send(send, status, headers, chunks)
+
+    async def _body(self, receive: ASGICall) -> bytes:
+        """The body, cut at one byte past the limit (the app refuses what is longer: 413, whether
+        the length was announced or the body sent chunked)."""
+        parts: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise _Overdue()
+            chunk = message.get("body", b"")
+            if chunk and size <= self.max_body:
+                parts.append(chunk[:self.max_body + 1 - size])
+                size += len(parts[-1])
+            if not message.get("more_body") or size > self.max_body:
+                return b"".join(parts)
+
+    def _call(self, scope: dict[str, Any], body: bytes) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
+        environ = wsgi_environ(scope, body, self.multiprocess)
+        started: list[Any] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], None]:
+            started[:] = [status, headers]
+            return lambda data: chunks.append(data)
+
+        chunks: list[bytes] = []
+        result = self.wsgi_app(environ, start_response)
+        try:
+            chunks.extend(result)
+        finally:
+            if hasattr(result, "close"):
+                result.close()
+        status, headers = started
+        return (int(status.split(" ", 1)[0]),
+                [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers], chunks)
+
+    @staticmethod
+    async def _send(send: ASGICall, status: int, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> None:
+        await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": b"".join(chunks)})
+
+
+def _overdue(seconds: float) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
+    """408, as problem+json, for a body not read whole within its deadline."""
+    from .errors import http_problem
+
+    response = http_problem(408, "Request Timeout", f"the request body did not arrive whole within {seconds:g} s")
+    body = response.get_data()
+    return 408, [(b"content-type", b"application/problem+json"), (b"content-length", b"%d" % len(body)),
+                 (b"x-content-type-options", b"nosniff"), (b"cache-control", b"no-store"),
+                 (b"connection", b"close")], [body]
+
+
+def wsgi_environ(scope: dict[str, Any], body: bytes, multiprocess: bool) -> dict[str, Any]:
+    """The WSGI environ (PEP 3333) of an ASGI HTTP scope whose body has been read whole."""
+    raw_path = scope.get("raw_path")
+    path = raw_path.split(b"?", 1)[0].decode("latin-1") if raw_path else scope["path"].encode("utf-8").decode("latin-1")
+    root = scope.get("root_path", "")
+    server = scope.get("server") or ("localhost", 80)
+    client = scope.get("client")
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": root.encode("utf-8").decode("latin-1"),
+        "PATH_INFO": path[len(root):] if root and path.startswith(root) else path,
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
+        "SERVER_NAME": str(server[0]), "SERVER_PORT": str(server[1] if server[1] is not None else 80),
+        "SERVER_PROTOCOL": "HTTP/" + scope.get("http_version", "1.1"),
+        "SERVER_SOFTWARE": "gunicorn",
+        "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr, "wsgi.input_terminated": True,
+        "wsgi.multithread": False, "wsgi.multiprocess": multiprocess, "wsgi.run_once": False,
+    }
+    if client:
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = str(client[0]), str(client[1])
+    for name, value in scope.get("headers", ()):
+        key = name.decode("latin-1").upper().replace("-", "_")
+        text = value.decode("latin-1")
+        if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            environ[key] = text
+        else:
+            key = "HTTP_" + key
+            environ[key] = environ[key] + "," + text if key in environ else text
+    return environ
+
+
+class HeadDeadlineProtocol(ASGIProtocol):
+    """gunicorn's connection protocol with a deadline on the first request's whole head: a
+    connection that has not sent its request line and headers within HEAD_SECONDS is closed."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._head_timer = self.worker.loop.call_later(HEAD_SECONDS, self._head_overdue)
+
+    def _on_headers_complete(self) -> Any:
+        self._cancel_head_timer()
+        return super()._on_headers_complete()
+
+    def _head_overdue(self) -> None:
+        self._head_timer = None
+        if self._current_request is None and not self._closed:
+            self._close_transport()
+            if self._request_ready is not None:
+                self._request_ready.set()  # the connection's task sees it closed and ends
+
+    def _cancel_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> Any:
+        self._cancel_head_timer()
+        return super().connection_lost(exc)
+
+
+class Worker(gasgi.ASGIWorker):
+    """gunicorn's asyncio worker serving the WSGI app whole-request by whole-request (see above)."""
+
+    def init_process(self) -> None:
+        # the worker's server makes each connection's protocol by this module-level name
+        gasgi.ASGIProtocol = HeadDeadlineProtocol
+        super().init_process()
+
+    def load_wsgi(self) -> None:
+        self.asgi = WholeRequests(self.app.wsgi(), multiprocess=self.cfg.workers > 1)
