@@ -1,7 +1,7 @@
 """gunicorn settings for serving the referee, packaged with it: `kalooki-referee serve` runs
 `gunicorn -c python:kalooki_referee.api.gunicorn_conf "kalooki_referee.api:create_app()"`.
 
-The serving design (README, "Serving in production"): a slow or stalled client never holds a
+The serving design (docs/serving.md): a slow or stalled client never holds a
 worker, with or without a proxy in front.  The worker class is api/worker.py's: gunicorn's own
 asyncio worker reads every connection side by side, each request whole within deadlines on its head
 (KALOOKI_HEAD_SECONDS) and its body (KALOOKI_BODY_SECONDS), and only then runs the app, in the main

@@ -197,7 +197,7 @@ def check_shared(key: SigningKey, environ: Mapping[str, Any]) -> None:
     if key.ephemeral and environ.get("wsgi.multiprocess"):
         raise SigningUnavailable(
             "this server runs several processes and no signing key is configured: each process would sign "
-            f"with a key of its own; configure {KEY_FILE_ENV} or {KEY_ENV} (README, Signed rulings)")
+            f"with a key of its own; configure {KEY_FILE_ENV} or {KEY_ENV} (docs/signing.md)")
 
 
 def public_key(text: str) -> Ed25519PublicKey:

@@ -1,7 +1,7 @@
 """Safe at the edge (issue 30), run for real on loopback: one signing key whatever worker or instance
 signs, and slow clients by the thousand that never stop the others.
 
-* two instances behind nginx as README's "Serving in production" lays them out, and plain gunicorn
+* two instances behind nginx as docs/serving.md lays them out, and plain gunicorn
   with three workers and no packaged configuration, both with no signing key configured: every
   signed answer verifies against one fetch of GET /v1/keys;
 * `kalooki-referee serve` alone (no proxy) while a thousand connections dribble half-requests, and

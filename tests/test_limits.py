@@ -1,6 +1,6 @@
 """Every limit of the service is enforced by a refusal that comes before any game logic runs:
 413 for a body over 1 MiB, 400/422 with a pointer for nesting, list lengths, counts and budgets
-over their bounds (documented in README.md, "Limits")."""
+over their bounds (documented in docs/limits.md)."""
 from __future__ import annotations
 
 import json

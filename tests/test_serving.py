@@ -1,4 +1,4 @@
-"""The serving design of README's "Serving in production", run for real on loopback: gunicorn
+"""The serving design of docs/serving.md, run for real on loopback: gunicorn
 instances started with `kalooki-referee serve` (gunicorn with api/gunicorn_conf.py), nginx in front with deploy/nginx.conf.
 
 * failover: two instances behind nginx under a bounded load of vector requests; one instance is
