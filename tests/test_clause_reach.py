@@ -15,7 +15,8 @@ import typing
 from functools import lru_cache
 from pathlib import Path
 
-from kalooki_referee.rules import clause_ids, clause_tools
+from kalooki_referee.rules import clause_ids
+from tools import clause_tools
 from kalooki_referee.rules.clauses import registry
 from kalooki_referee.rules.params import Rules
 from kalooki_referee.rules.variant import all_variants
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_clause_ids_is_up_to_date_with_the_registry():
     assert clause_tools.TARGET.read_text(encoding="utf-8") == clause_tools.generate(), (
-        "rules/clause_ids.py is out of date: run python -m kalooki_referee.rules.clause_tools --generate")
+        "rules/clause_ids.py is out of date: run python -m tools.clause_tools --generate")
 
 
 def test_one_constant_per_clause():
@@ -37,7 +38,7 @@ def test_one_constant_per_clause():
 
 def test_no_clause_id_literal_left_in_code():
     found = [line for path in clause_tools.code_files() for line in clause_tools.leftovers(path)]
-    assert not found, "run python -m kalooki_referee.rules.clause_tools --rewrite:\n" + "\n".join(found)
+    assert not found, "run python -m tools.clause_tools --rewrite:\n" + "\n".join(found)
 
 
 def test_the_rewrite_and_the_lint_see_literals_and_slots():

@@ -1,10 +1,10 @@
 """Clause ids as code: the generator of ``rules/clause_ids.py`` and the rewrite that makes code name
 a clause only through its constant.
 
-    python -m kalooki_referee.rules.clause_tools --generate          # write rules/clause_ids.py from the registry
-    python -m kalooki_referee.rules.clause_tools --check             # exit 1 if rules/clause_ids.py is out of date
-    python -m kalooki_referee.rules.clause_tools --rewrite [FILE...]  # clause-id literals (and the retired slots) -> constants
-    python -m kalooki_referee.rules.clause_tools --lint [FILE...]     # list what --rewrite would still change (exit 1 if any)
+    python -m tools.clause_tools --generate          # write rules/clause_ids.py from the registry
+    python -m tools.clause_tools --check             # exit 1 if rules/clause_ids.py is out of date
+    python -m tools.clause_tools --rewrite [FILE...]  # clause-id literals (and the retired slots) -> constants
+    python -m tools.clause_tools --lint [FILE...]     # list what --rewrite would still change (exit 1 if any)
 
 ``--rewrite`` works on ``rules/*.py`` and ``api/*.py`` by default and can be run again at any time
 (after a merge that brought back literals, say): a string literal that is a registered clause id
@@ -14,11 +14,9 @@ f-string field; the retired slot indirection (``clause_for(variant, "opening_min
 the slot's clause; and each file's ``from .clause_ids import ...`` line is rewritten to import
 exactly the constants it uses.  Docstrings and comments are left alone.
 
-``python -m kalooki_referee.rules.clause_tools ...`` is the same command (without runpy's warning that the rules
-package imported ``rules.clause_ids`` before running it).  This module reads the registry's YAML
-itself and imports nothing of the rules package, so that it also runs as
-``python rules/clause_tools.py --generate`` when a stale ``clause_ids.py`` stops the package from
-importing.
+A maintainer's tool, not part of the installed package (it lived in ``rules/`` until issue 25).
+It reads the registry's YAML itself and imports nothing of the rules package, so that it also runs
+when a stale ``clause_ids.py`` stops the package from importing.
 """
 from __future__ import annotations
 
@@ -33,8 +31,8 @@ from typing import Any, Iterable
 
 import yaml
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
+ROOT = Path(__file__).resolve().parent.parent
+HERE = ROOT / "rules"  # the registry it reads and the module it writes
 REGISTRY_FILES = (HERE / "clauses.yaml", HERE / "referee-clauses.yaml")
 TARGET = HERE / "clause_ids.py"
 CODE_GLOBS = ("rules/*.py", "api/*.py")
@@ -98,9 +96,9 @@ def generate() -> str:
         'so that "find usages" of a constant finds the code that enforces the clause.',
         "",
         "GENERATED from rules/clauses.yaml and rules/referee-clauses.yaml by",
-        "``python -m kalooki_referee.rules.clause_tools --generate``; do not edit (tests/test_clause_reach.py fails when it is",
+        "``python -m tools.clause_tools --generate``; do not edit (tests/test_clause_reach.py fails when it is",
         "out of date).  Each comment gives the clause's kind and level.  Rewrite literals into constants",
-        "with ``python -m kalooki_referee.rules.clause_tools --rewrite`` (see rules/clause_tools.py).",
+        "with ``python -m tools.clause_tools --rewrite`` (see tools/clause_tools.py).",
         '"""',
         "from __future__ import annotations",
         "",
@@ -441,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.check:
         if not TARGET.exists() or TARGET.read_text(encoding="utf-8") != generate():
-            print(f"{TARGET.relative_to(ROOT)} is out of date: run python -m kalooki_referee.rules.clause_tools --generate")
+            print(f"{TARGET.relative_to(ROOT)} is out of date: run python -m tools.clause_tools --generate")
             return 1
         return 0
     names = constants()
