@@ -1,6 +1,6 @@
 """The service's errors, in one place: RFC 9457 problem details (``application/problem+json``).
 Every error answer of the service is written here and every error handler installed here, and the static answers of the proxy in front (deploy/errors/) match what
-``http_problem`` writes for the same status (tests/test_serving.py checks them)."""
+``http_problem`` writes for the same status (tests/api/test_serving.py checks them)."""
 from __future__ import annotations
 
 import json

@@ -265,9 +265,9 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
 def _crafted_requests(client: FlaskClient) -> dict[str, tuple[str, bytes]]:
     """The crafted slow requests, each as (path, body): issue 11's bodies, which once cost seconds of
     CPU to refuse or to answer, the listings of openings with lay-offs that session 8's fuzzing
-    found over 50 ms (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold them as tests),
+    found over 50 ms (tests/api/test_hostile_inputs.py and tests/rules/test_legal_actions.py hold them as tests),
     and issue 30's hostile bodies (_hostile_bodies)."""
-    from tests.test_legal_actions import CRAFTED, CRAFTED_RULES, LAYOFF, LAYOFF_RULES
+    from tests.rules.test_legal_actions import CRAFTED, CRAFTED_RULES, LAYOFF, LAYOFF_RULES
 
     first_turn = json.loads(BODY)
     game = client.post("/v1/games", json={"variant": VARIANT, "players": ["a", "b"], "seed": 1}).get_json()["game"]
@@ -381,10 +381,10 @@ def crafted(runs: int) -> None:
 
 
 def fuzzed(count: int, seed: int = 8) -> None:
-    """The CPU time of the vectors' requests changed at random (tests/fuzz.py, a fixed seed): each
+    """The CPU time of the vectors' requests changed at random (tests/support/fuzz.py, a fixed seed): each
     timed once, the five slowest timed again in batches, and the slowest against the 50 ms target."""
     from kalooki_referee.api import create_app
-    from tests.fuzz import mutated_requests
+    from tests.support.fuzz import mutated_requests
 
     client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}).test_client()
     timed_once = []
@@ -393,7 +393,7 @@ def fuzzed(count: int, seed: int = 8) -> None:
         response = client.post(path, data=body, content_type="application/json")
         timed_once.append(((time.process_time_ns() - t0) / 1e6, vector_id, path, body))
         assert response.status_code < 500, (vector_id, response.status_code)
-    print(f"The vectors' requests changed at random ({count}, seed {seed}; tests/fuzz.py), through the Flask "
+    print(f"The vectors' requests changed at random ({count}, seed {seed}; tests/support/fuzz.py), through the Flask "
           f"test client: the five slowest, CPU time per request over a batch of {BATCH}")
     worst = ("", 0.0)
     for _, vector_id, path, body in sorted(timed_once, key=lambda t: t[0])[-5:]:
@@ -534,7 +534,7 @@ def behind_nginx(seconds: int, rounds: int, workers: int, connections: int) -> N
     """Throughput of README's first-turn request served as "Serving in production" says: one
     instance alone, nginx in front of that one instance, and nginx in front of two instances
     (``workers`` sync workers each), the three loads alternating, with wrk on the same machine."""
-    from tests.test_serving import gunicorn_instances, nginx_in_front
+    from tests.api.test_serving import gunicorn_instances, nginx_in_front
 
     wrk = shutil.which("wrk")
     if not wrk:

@@ -8,7 +8,7 @@ service answers to it now.
 The block is everything from the marker line below to the end of openapi.yaml (it is the document's
 last key, `components.examples`); operations point at its entries with `$ref`.  A request example,
 its answer and any path parameter share a name: `<name>-request`, `<name>-response`,
-`<name>-parameter`.  tests/test_openapi_examples.py sends every documented request to the service and
+`<name>-parameter`.  tests/api/test_openapi_examples.py sends every documented request to the service and
 compares the answer with the documented one, and checks that the block is up to date.
 """
 from __future__ import annotations
