@@ -25,7 +25,10 @@ SCHEMA_NAME = "vector-file.schema.json"
 FILE_SCHEMA = f"{SCHEMA_NAME}#/$defs/exportFile"
 MANIFEST_SCHEMA = f"{SCHEMA_NAME}#/$defs/exportManifest"
 # the documents the export carries beside its vectors: (name in the export, where it comes from)
-DOCUMENTS = (("README.md", ROOT / "export-README.md"), ("conformance.md", ROOT / "conformance.md"),
+# The comparison rules are docs/conformance.md; the wheel carries a copy in this package (setup.py).
+CONFORMANCE = next((p for p in (ROOT / "conformance.md", ROOT.parent / "docs" / "conformance.md") if p.is_file()),
+                   ROOT / "conformance.md")
+DOCUMENTS = (("README.md", ROOT / "export-README.md"), ("conformance.md", CONFORMANCE),
              (SCHEMA_NAME, ROOT / SCHEMA_NAME))
 
 
