@@ -23,7 +23,7 @@ _SPACE = 1 << 64
 
 
 def seed_text(seed: str | int) -> str:
-    if isinstance(seed, bool):
+    if isinstance(seed, bool):  # pragma: no cover - openapi.yaml's Seed is a string or an integer, never true/false
         raise TypeError("a seed is a string or an integer")
     if isinstance(seed, float) and float.is_integer(seed):  # raw JSON (2.0); mypy reads it as an int
         seed = int(seed)
@@ -47,7 +47,7 @@ def shuffled(items: Sequence[T], seed: str, purpose: str) -> list[T]:
         bound = i + 1
         limit = _SPACE - (_SPACE % bound)
         x = next(numbers)
-        while x >= limit:
+        while x >= limit:  # pragma: no cover - a draw is rejected with odds below bound / 2**64 (no pack comes near)
             x = next(numbers)
         j = x % bound
         out[i], out[j] = out[j], out[i]

@@ -196,7 +196,7 @@ class State:
         for i, p in enumerate(self.players):
             if p.id == player_id:
                 return i
-        raise KeyError(player_id)
+        raise KeyError(player_id)  # pragma: no cover - every id is checked against the seats before a look-up
 
     def player(self, player_id: str) -> Player:
         return self.players[self.index(player_id)]
@@ -226,10 +226,9 @@ class State:
         return tuple(players)
 
     def with_meld(self, table_meld: TableMeld) -> "State":
-        melds = [table_meld if m.id == table_meld.id else m for m in self.melds]
-        if self.meld(table_meld.id) is None:
-            melds.append(table_meld)
-        return replace(self, melds=tuple(melds))
+        """The state with the meld of ``table_meld``'s id, already on the table, replaced by it (new
+        melds are laid with ``with_new_melds``)."""
+        return replace(self, melds=tuple([table_meld if m.id == table_meld.id else m for m in self.melds]))
 
     def with_new_melds(self, new: Sequence[TableMeld]) -> "State":
         """The state with ``new`` melds laid after those on the table (their ids not yet taken)."""

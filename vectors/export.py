@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .build import SUITE, SUITE_VERSION
 from .suite import ROOT, Selection, Vector, load_vectors
@@ -25,7 +25,7 @@ SCHEMA_NAME = "vector-file.schema.json"
 FILE_SCHEMA = f"{SCHEMA_NAME}#/$defs/exportFile"
 MANIFEST_SCHEMA = f"{SCHEMA_NAME}#/$defs/exportManifest"
 # the documents the export carries beside its vectors: (name in the export, where it comes from)
-# The comparison rules are docs/conformance.md; the wheel carries a copy in this package (setup.py).
+# The comparison rules are docs/conformance.md; the wheel carries a copy beside this module (setup.py).
 CONFORMANCE = next((p for p in (ROOT / "conformance.md", ROOT.parent / "docs" / "conformance.md") if p.is_file()),
                    ROOT / "conformance.md")
 DOCUMENTS = (("README.md", ROOT / "export-README.md"), ("conformance.md", CONFORMANCE),
@@ -90,7 +90,7 @@ def export(directory: Path, root: Path = ROOT, selection: Selection = Selection(
         entries.append({"path": name, "sha256": sha256(directory / name)})
     all_vectors = [v for vs in by_file.values() for v in vs]
 
-    def tally(key: Callable[[Vector], Any]) -> dict[str, int]:
+    def tally(key) -> dict[str, int]:
         out: dict[str, int] = {}
         for v in all_vectors:
             out[key(v)] = out.get(key(v), 0) + 1
