@@ -18,9 +18,11 @@ import os
 import signal
 import threading
 
-from flask import Flask
+from types import FrameType
 
-from .problems import problem
+from flask import Flask, Response
+
+from .errors import problem
 
 DEFAULT_SECONDS = float(os.environ.get("KALOOKI_DEADLINE_SECONDS", 5.0))
 
@@ -29,7 +31,7 @@ class DeadlineExceeded(Exception):
     pass
 
 
-def _expired(signum, frame):
+def _expired(signum: int, frame: FrameType | None) -> None:
     raise DeadlineExceeded()
 
 
@@ -50,17 +52,17 @@ def install(app: Flask) -> None:
         return threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGVTALRM) is _expired
 
     @app.before_request
-    def _arm():
+    def _arm() -> None:
         if armed():
             signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
 
     @app.teardown_request
-    def _disarm(exc=None):
+    def _disarm(exc: BaseException | None = None) -> None:
         if armed():
             _stop()
 
     @app.errorhandler(DeadlineExceeded)
-    def _too_costly(exc: DeadlineExceeded):
+    def _too_costly(exc: DeadlineExceeded) -> Response:
         _stop()
         return problem(422, "Request too costly",
                        f"the referee stopped working on this request after {seconds:g} s of CPU time",

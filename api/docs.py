@@ -57,17 +57,17 @@ START = """window.addEventListener("load", function () {
 
 
 @bp.get("/docs")
-def docs_page():
+def docs_page() -> Response:
     return Response(PAGE, mimetype="text/html")
 
 
 @bp.get("/docs/start.js")
-def docs_start():
+def docs_start() -> Response:
     return Response(START, mimetype="text/javascript")
 
 
 @bp.get("/docs/assets/<name>")
-def docs_asset(name: str):
+def docs_asset(name: str) -> Response:
     if name not in ASSETS:
         abort(404, description="no such documentation asset")
     return send_from_directory(ASSET_DIR, name, mimetype=ASSETS[name], max_age=86400)

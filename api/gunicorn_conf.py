@@ -1,7 +1,7 @@
 """gunicorn settings for serving the referee, packaged with it: `kalooki-referee serve` runs
 `gunicorn -c python:kalooki_referee.api.gunicorn_conf "kalooki_referee.api:create_app()"`.
 
-The serving design (README, "Serving in production"): a slow or stalled client never holds a
+The serving design (docs/serving.md): a slow or stalled client never holds a
 worker, with or without a proxy in front.  The worker class is api/worker.py's: gunicorn's own
 asyncio worker reads every connection side by side, each request whole within deadlines on its head
 (KALOOKI_HEAD_SECONDS) and its body (KALOOKI_BODY_SECONDS), and only then runs the app, in the main
@@ -14,6 +14,7 @@ import multiprocessing
 import os
 import shutil
 import tempfile
+from typing import Any
 
 bind = os.environ.get("KALOOKI_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("KALOOKI_WORKERS", multiprocessing.cpu_count() * 2 + 1))
@@ -64,7 +65,7 @@ else:
 # process or per instance, which GET /v1/keys could not all publish.  Nothing to set here.
 
 
-def post_worker_init(worker):
+def post_worker_init(worker: Any) -> None:
     """The worker has loaded the app (variants, validators and the clause registry, filled by
     create_app): keep those long-lived objects out of every garbage collection, and collect the
     young generation less often, since a request makes many short-lived objects and keeps none."""
@@ -84,7 +85,7 @@ if not os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         tempfile.mkdtemp(prefix="kalooki-metrics-")
 
 
-def on_starting(server):
+def on_starting(server: Any) -> None:
     """Start counting from zero: a given directory may hold the files of an earlier run."""
     directory = os.environ["PROMETHEUS_MULTIPROC_DIR"]
     os.makedirs(directory, exist_ok=True)
@@ -92,14 +93,14 @@ def on_starting(server):
         os.remove(stale)
 
 
-def child_exit(server, worker):
+def child_exit(server: Any, worker: Any) -> None:
     """A worker is gone: its counts stay in the sums, its live gauges are dropped."""
     from prometheus_client import multiprocess
 
-    multiprocess.mark_process_dead(worker.pid)
+    multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
-def on_exit(server):
+def on_exit(server: Any) -> None:
     own = os.environ.get("KALOOKI_OWN_METRICS_DIR")  # made above (also after a reload re-reads this file)
     if own:
         shutil.rmtree(own, ignore_errors=True)

@@ -5,12 +5,13 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import jsonschema_rs
 import jsonschema
 import yaml
-from referencing import Registry, Resource
+from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from kalooki_referee.rules.errors import MalformedInput, Problem, pointer
@@ -32,8 +33,9 @@ YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyY
 
 
 @functools.lru_cache(maxsize=1)
-def openapi_document() -> dict:
-    return yaml.load(openapi_text(), Loader=YAML_LOADER)
+def openapi_document() -> dict[str, Any]:
+    document: dict[str, Any] = yaml.load(openapi_text(), Loader=YAML_LOADER)
+    return document
 
 
 def _rewrite(node: Any, fn: Any) -> Any:
@@ -45,7 +47,7 @@ def _rewrite(node: Any, fn: Any) -> Any:
     return node
 
 
-def _python_anchors(node: dict) -> dict:
+def _python_anchors(node: dict[str, Any]) -> dict[str, Any]:
     """JSON Schema patterns are ECMA-262 regular expressions, in which ``$`` ends the string; in
     Python's ``re`` it also matches before a final newline.  The full validator reads them with
     ``\\Z`` so that both validators accept exactly the same strings."""
@@ -63,7 +65,7 @@ _NATURALS = [r + s for r in _RANKS for s in "SHDC"]
 _CANDIDATES = (["JK"] + _NATURALS + [f"JK(={c})" for c in _NATURALS + list(_RANKS)] + list(_RANKS))
 
 
-def _enumerated(node: dict) -> dict:
+def _enumerated(node: dict[str, Any]) -> dict[str, Any]:
     pattern = node.get("pattern")
     if not isinstance(pattern, str) or "[SHDC]" not in pattern:
         return node
@@ -75,7 +77,7 @@ def _enumerated(node: dict) -> dict:
 @functools.lru_cache(maxsize=None)
 def _validator(component: str) -> jsonschema.Draft202012Validator:
     doc = _rewrite(openapi_document(), _python_anchors)
-    registry = Registry().with_resource(_BASE, Resource(contents=doc, specification=DRAFT202012))
+    registry = Registry().with_resource(_BASE, DRAFT202012.create_resource(doc))
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
               "$ref": f"{_BASE}#/components/schemas/{component}"}
     return jsonschema.Draft202012Validator(schema, registry=registry,
@@ -86,7 +88,7 @@ def _flatten(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError
     """The errors worth showing: inside a oneOf, those of the branch whose ``type`` matched (or, among
     object branches, the one whose required properties are all there)."""
     if err.validator in ("oneOf", "anyOf") and err.context:
-        by_branch: dict[int, list] = {}
+        by_branch: dict[str | int, list[jsonschema.ValidationError]] = {}
         for sub in err.context:
             by_branch.setdefault(sub.schema_path[0] if sub.schema_path else 0, []).append(sub)
         candidates = [subs for subs in by_branch.values()
@@ -105,12 +107,12 @@ def _flatten(err: jsonschema.ValidationError) -> list[jsonschema.ValidationError
 
 
 @functools.lru_cache(maxsize=None)
-def _fast(component: str):
+def _fast(component: str) -> jsonschema_rs.Draft7Validator:
     """A compiled validator (jsonschema-rs, in Rust) for the common case, a valid request.  It only
     says yes or no; on no, the full validator above lists every problem with its pointer.  The components
     use no construct whose meaning differs between the drafts the two libraries implement (no
     ``$ref`` with sibling constraints, no formats), and tests check that both agree."""
-    def draft7(node: dict) -> dict:
+    def draft7(node: dict[str, Any]) -> dict[str, Any]:
         ref = node.get("$ref")
         if isinstance(ref, str):
             node = {**node, "$ref": ref.replace("#/components/schemas/", "#/definitions/")}
@@ -127,7 +129,7 @@ def compiled_count() -> int:
 
 
 def is_valid(component: str, body: Any) -> bool:
-    return _fast(component).is_valid(body)
+    return bool(_fast(component).is_valid(body))
 
 
 def validate(component: str, body: Any, checked: bool = False) -> None:
@@ -147,22 +149,23 @@ def validate(component: str, body: Any, checked: bool = False) -> None:
     for top in errors:
         for err in _flatten(top):
             path = list(err.absolute_path)
+            schema = err.schema if isinstance(err.schema, Mapping) else {}
             if err.validator == "minItems" and pointer(*path) in shortened:
                 continue  # the list was cut here, not short in the request
             if err.validator == "additionalProperties" and isinstance(err.instance, dict):
-                allowed = set(err.schema.get("properties", {}))
+                allowed = set(schema.get("properties", {}))
                 extras = sorted(k for k in err.instance if k not in allowed) or [None]
                 for extra in extras:
                     where = pointer(*path, extra) if extra is not None else pointer(*path)
                     problems.append(Problem(where, f"unknown field {extra!r}" if extra else err.message))
             elif err.validator == "required" and isinstance(err.instance, dict):
-                for key in err.validator_value:
+                for key in err.validator_value if isinstance(err.validator_value, list) else ():
                     if key not in err.instance:
                         problems.append(Problem(pointer(*path, key), "required field is missing"))
-            elif err.validator == "pattern" and isinstance(err.instance, str) and err.schema.get("description"):
+            elif err.validator == "pattern" and isinstance(err.instance, str) and schema.get("description"):
                 # the document's own description of the format, e.g. of a card code
                 shown = err.instance if len(err.instance) <= 40 else err.instance[:37] + "..."
-                problems.append(Problem(pointer(*path), f"{shown!r} is not {err.schema['description']}"))
+                problems.append(Problem(pointer(*path), f"{shown!r} is not {schema['description']}"))
             else:
                 message = err.message if len(err.message) < 300 else err.message[:297] + "..."
                 problems.append(Problem(pointer(*path), message))
@@ -232,7 +235,8 @@ def refuse_overlong(body: Any) -> None:
     longer than longest_string().  Found without descending into what is refused (nor recursing: the
     body may nest deeply), and with no Python step per item of a list of scalars, so that the cost
     is bounded by the body's containers, never by what a refused one holds."""
-    longest, widest, longest_text, found = longest_list(), widest_object(), longest_string(), []
+    longest, widest, longest_text = longest_list(), widest_object(), longest_string()
+    found: list[Problem] = []
     stack: list[tuple[Any, tuple[Any, ...]]] = [(body, ())]
     while stack and len(found) < MAX_PROBLEMS:
         value, path = stack.pop()

@@ -1,6 +1,6 @@
 """What an operator expects around every answer, wired into the app by ``install`` (called by
-``create_app``): CORS, a request id, one JSON log line per request, Prometheus metrics at
-``/metrics``, and the security and caching headers.
+``create_app``): CORS, a request id, one JSON log line per request, Prometheus metrics, and the
+security and caching headers; and the ops blueprint: ``GET /health``, ``/ready`` and ``/metrics``.
 
 Everything here runs on every request, so the per-request work is kept to a few dictionary look-ups:
 the metric series of a (route, method, status) are looked up once and kept, the header values are
@@ -8,18 +8,29 @@ constants, and the log line is rendered by structlog straight to bytes with orjs
 """
 from __future__ import annotations
 
+import functools
+import gc
 import logging
 import os
 import re
 import sys
 from time import gmtime, perf_counter, strftime, time
-from typing import BinaryIO
+from collections.abc import Callable, MutableMapping
+from typing import Any, BinaryIO, cast
 
 import orjson
 import structlog
-from flask import Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, g, request
 from flask_cors import CORS
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
+
+from kalooki_referee import __version__
+
+from .errors import problem
+from .warmup import readiness
+from .wire import View, json_answer
+
+bp = Blueprint("ops", __name__)
 
 REQUEST_ID_HEADER = "X-Request-ID"
 # An incoming request id is kept when it is a plain token of bounded length; anything else (too long,
@@ -72,7 +83,7 @@ class _UtcTime:
         self.second = -1
         self.prefix = ""
 
-    def __call__(self, logger: object, method: str, event: dict) -> dict:
+    def __call__(self, logger: object, method: str, event: MutableMapping[str, Any]) -> MutableMapping[str, Any]:
         now = time()
         second = int(now)
         if second != self.second:
@@ -81,7 +92,7 @@ class _UtcTime:
         return event
 
 
-def request_logger(stream: BinaryIO):
+def request_logger(stream: BinaryIO) -> Any:
     """A structlog logger writing one JSON object per line to ``stream``: the event and its fields,
     the level, the time, and any exception's traceback as text."""
     return structlog.wrap_logger(
@@ -90,12 +101,6 @@ def request_logger(stream: BinaryIO):
                     structlog.processors.JSONRenderer(serializer=orjson.dumps)],
         wrapper_class=structlog.make_filtering_bound_logger(logging.INFO),
     ).bind()
-
-
-def log_exception(message: str, exc: BaseException) -> None:
-    """A log line for an error no handler expected, with the request's id and the traceback."""
-    current_app.extensions["kalooki_referee.log"].error(message, request_id=g.get("kalooki_request_id"),
-                                                        method=request.method, path=request.path, exc_info=exc)
 
 
 def cors_origins(value: str) -> str | list[str]:
@@ -107,7 +112,7 @@ def cors_origins(value: str) -> str | list[str]:
     return [origin.strip() for origin in value.split(",") if origin.strip()]
 
 
-def _only_with_origin(hook):
+def _only_with_origin(hook: Callable[[Response], Response]) -> Callable[[Response], Response]:
     def with_origin(response: Response) -> Response:
         return hook(response) if "HTTP_ORIGIN" in request.environ else response
     return with_origin
@@ -116,7 +121,7 @@ def _only_with_origin(hook):
 def _metrics_registry() -> CollectorRegistry:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry)  # reads every worker's files at each scrape
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]  # reads every worker's files at each scrape
         return registry
     return REGISTRY
 
@@ -126,7 +131,14 @@ def install(app: Flask) -> None:
     to standard error, or to the binary stream given as ``KALOOKI_LOG_STREAM`` in the app's config."""
     log = request_logger(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer)
     app.extensions["kalooki_referee.log"] = log
+    app.extensions["kalooki_referee.metrics"] = _metrics_registry()
+    _install_cors(app)
+    recorder = _Recorder(log)
+    app.before_request(recorder.start)
+    app.after_request(recorder.finish)
 
+
+def _install_cors(app: Flask) -> None:
     origins = cors_origins(app.config.get(CORS_ORIGINS_ENV, os.environ.get(CORS_ORIGINS_ENV, DEFAULT_CORS_ORIGINS)))
     # Headers only for a request that carries an Origin (what browsers send cross-origin): other
     # clients get the same answer as before, byte for byte.
@@ -136,68 +148,111 @@ def install(app: Flask) -> None:
          allow_headers=["Content-Type", REQUEST_ID_HEADER], expose_headers=[REQUEST_ID_HEADER],
          max_age=CORS_MAX_AGE)
     # flask-cors adds nothing to an answer for a request without an Origin; its hook is skipped then
-    hooks[:] = before_cors + [_only_with_origin(hook) for hook in hooks if hook not in before_cors]
+    hooks[:] = before_cors + [_only_with_origin(cast(Callable[[Response], Response], hook))
+                              for hook in hooks if hook not in before_cors]
 
-    # each metric series is looked up in prometheus-client once, then kept here
-    series_by: dict[tuple[str, str, int], tuple] = {}
-    verdicts_by: dict[str, dict] = {}
 
-    def start() -> None:
+def _headers(response: Response, rid: str, route: str, method: str) -> None:
+    """The request id and the security and caching headers, on every answer."""
+    headers = response.headers  # `add` appends; `headers[name] = value` would first look for the name
+    headers.add(REQUEST_ID_HEADER, rid)
+    headers.add("X-Content-Type-Options", "nosniff")
+    if "Cache-Control" not in headers:  # a route may set its own (static files)
+        headers.add("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and response.status_code == 200
+                    and method in ("GET", "HEAD") else CACHE_NEVER)
+    headers.add("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+    headers.add("X-Frame-Options", "SAMEORIGIN")
+
+
+class _Recorder:
+    """A request's start noted, and at its answer the headers added, the metrics counted and the log
+    line written.  Each metric series is looked up in prometheus-client once, then kept here."""
+
+    def __init__(self, log: Any) -> None:
+        self.log = log
+        self.series_by: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+        self.verdicts_by: dict[str, dict[str, Any]] = {}
+
+    def start(self) -> None:
         ctx = g._get_current_object()
         ctx.kalooki_started = perf_counter()
         incoming = request.environ.get("HTTP_X_REQUEST_ID")
         ctx.kalooki_request_id = (incoming if incoming is not None and _SANE_REQUEST_ID.fullmatch(incoming)
                                   else os.urandom(16).hex())
 
-    def finish(response: Response) -> Response:
+    def finish(self, response: Response) -> Response:
         ctx = g._get_current_object()
         seconds = perf_counter() - ctx.kalooki_started
         rid = ctx.kalooki_request_id
-        req = request._get_current_object()
+        req = request._get_current_object()  # type: ignore[attr-defined]
         rule = req.url_rule
         route = rule.rule if rule is not None else UNMATCHED
         method = req.method if req.method in _METHODS else "other"
         status = response.status_code
-
-        headers = response.headers  # `add` appends; `headers[name] = value` would first look for the name
-        headers.add(REQUEST_ID_HEADER, rid)
-        headers.add("X-Content-Type-Options", "nosniff")
-        if "Cache-Control" not in headers:  # a route may set its own (static files)
-            headers.add("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and status == 200
-                        and method in ("GET", "HEAD") else CACHE_NEVER)
-        headers.add("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-        headers.add("X-Frame-Options", "SAMEORIGIN")
+        _headers(response, rid, route, method)
 
         key = (route, method, status)
-        series = series_by.get(key)
+        series = self.series_by.get(key)
         if series is None:
-            series = series_by[key] = (REQUESTS.labels(route, method, str(status)), LATENCY.labels(route, method))
+            series = self.series_by[key] = (REQUESTS.labels(route, method, str(status)), LATENCY.labels(route, method))
         series[0].inc()
         series[1].observe(seconds)
 
         outcome = ctx.get("kalooki_outcome")
         if outcome is not None:
-            verdicts = verdicts_by.get(route)
+            verdicts = self.verdicts_by.get(route)
             if verdicts is None:
-                verdicts = verdicts_by[route] = {o: VERDICTS.labels(route, o) for o in ("legal", "illegal", "undetermined")}
+                verdicts = self.verdicts_by[route] = {o: VERDICTS.labels(route, o)
+                                                      for o in ("legal", "illegal", "undetermined")}
             verdicts[outcome].inc()
         elif status >= 400 and response.mimetype == "application/problem+json":
             outcome = "problem"
 
         if outcome is None:
-            log.info("request", method=req.method, path=req.path, status=status,
-                     duration_ms=round(seconds * 1000, 3), request_id=rid)
+            self.log.info("request", method=req.method, path=req.path, status=status,
+                          duration_ms=round(seconds * 1000, 3), request_id=rid)
         else:
-            log.info("request", method=req.method, path=req.path, status=status,
-                     duration_ms=round(seconds * 1000, 3), request_id=rid, outcome=outcome)
+            self.log.info("request", method=req.method, path=req.path, status=status,
+                          duration_ms=round(seconds * 1000, 3), request_id=rid, outcome=outcome)
         return response
 
-    app.before_request(start)
-    app.after_request(finish)
 
-    registry = _metrics_registry()
+def collector_paused(view: View) -> View:
+    """``view`` answered with the cyclic garbage collector paused, for the routes that make thousands
+    of objects a request (a listing, a replay) and keep none: reference counting frees them as they
+    go, while a collection in the middle of one would walk them all, promote them to older
+    generations, and lead to collections of every object of the process (tens of milliseconds at
+    the tail of a listing).  It runs again when the answer is made; a host that runs without it
+    keeps it off."""
+    @functools.wraps(view)
+    def paused(*args: Any, **kwargs: Any) -> Response:
+        if not gc.isenabled():
+            return view(*args, **kwargs)
+        gc.disable()
+        try:
+            return view(*args, **kwargs)
+        finally:
+            gc.enable()
+    return paused
 
-    def metrics() -> Response:
-        return Response(generate_latest(registry), content_type=METRICS_CONTENT_TYPE)
 
-    app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
+@bp.get("/health")
+def health_route() -> Response:
+    """Liveness: the process answers."""
+    return json_answer({"status": "ok", "version": __version__})
+
+
+@bp.get("/ready")
+def ready_route() -> Response:
+    """Readiness: the warm-up of create_app is done (every variant loaded, every validator compiled),
+    so the first requests are served as fast as the rest."""
+    ready, report = readiness()
+    if ready:
+        return json_answer({"status": "ready", "version": __version__, **report})
+    return problem(503, "Not ready", "the variants and validators are not all loaded yet", "not-ready", None, **report)
+
+
+@bp.get("/metrics")
+def metrics_route() -> Response:
+    return Response(generate_latest(current_app.extensions["kalooki_referee.metrics"]),
+                    content_type=METRICS_CONTENT_TYPE)

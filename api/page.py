@@ -2,7 +2,7 @@
 step and nothing fetched from elsewhere (its Content-Security-Policy allows this origin only)."""
 from __future__ import annotations
 
-from flask import Blueprint, current_app
+from flask import Blueprint, Response, current_app
 
 bp = Blueprint("page", __name__)
 
@@ -12,13 +12,13 @@ CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; object-src
 
 
 @bp.get("/")
-def index_route():
+def index_route() -> Response:
     response = current_app.send_static_file("index.html")
     response.headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
     return response
 
 
 @bp.get("/favicon.ico")
-def favicon_route():
+def favicon_route() -> Response:
     """Browsers ask for /favicon.ico whatever the page says: the page's icon, not a 404."""
     return current_app.send_static_file("favicon.svg")

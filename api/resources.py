@@ -1,5 +1,6 @@
-"""The rules as resources: the source documents, the clauses and each variant's rulings, as
-``GET /v1/sources``, ``GET /v1/clauses`` and ``GET /v1/variants/{id}/rulings`` serve them.
+"""The rules blueprint, the rules as resources: the variants, the source documents, the clauses and
+each variant's rulings (``GET /v1/variants``, ``/v1/variants/{id}``, ``/v1/variants/{id}/rulings``,
+``/v1/clauses``, ``/v1/clauses/{id}``, ``/v1/sources``, ``/v1/sources/{id}``).
 
 Everything here is read from the clause registry (``rules/clauses.yaml``, ``rules/referee-clauses.yaml``)
 and the variant files, once: the answers are the same for the life of the process."""
@@ -8,9 +9,15 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping
 
-from kalooki_referee.rules import all_variants
+from flask import Blueprint, Response, abort
+
+from kalooki_referee.rules import all_variants, load_variant
 from kalooki_referee.rules.clauses import documents, registry
 from kalooki_referee.rules.variant import Variant
+
+from .wire import json_answer, text_option
+
+bp = Blueprint("rules", __name__)
 
 
 def _source(document: str, section: str) -> dict[str, str]:
@@ -85,3 +92,57 @@ def sources() -> Mapping[str, dict[str, Any]]:
                   "published_by": meta.get("published_by"), "file": meta["file"],
                   "sections": sorted(cited[doc])}
             for doc, meta in documents().items()}
+
+
+@bp.get("/v1/variants")
+def variants_route() -> Response:
+    listed = []
+    for v in all_variants():
+        whole = v.to_dict()
+        listed.append({"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
+                       "sources": whole["sources"], "parameters": whole["parameters"],
+                       "status": v.status, "not_enforced": list(v.not_enforced)})
+    return json_answer({"variants": listed})
+
+
+@bp.get("/v1/variants/<variant_id>")
+def variant_route(variant_id: str) -> Response:
+    return json_answer(load_variant(variant_id).to_dict())
+
+
+@bp.get("/v1/variants/<variant_id>/rulings")
+def variant_rulings_route(variant_id: str) -> Response:
+    return json_answer(variant_rulings(load_variant(variant_id)))
+
+
+@bp.get("/v1/clauses")
+def clauses_route() -> Response:
+    """Every clause; ``?variant=`` keeps those the variant plays under, ``?category=`` those of a topic."""
+    found = list(clauses().values())
+    variant_id, category = text_option("variant"), text_option("category")
+    if variant_id is not None:
+        found = [c for c in found if load_variant(variant_id).id in c["variants"]]  # 404 when unknown
+    if category is not None:
+        found = [c for c in found if c["category"] == category]
+    return json_answer({"clauses": found})
+
+
+@bp.get("/v1/clauses/<clause_id>")
+def clause_route(clause_id: str) -> Response:
+    found = clauses().get(clause_id)
+    if found is None:
+        abort(404, description="no clause has this id; GET /v1/clauses lists them")
+    return json_answer(found)
+
+
+@bp.get("/v1/sources")
+def sources_route() -> Response:
+    return json_answer({"sources": list(sources().values())})
+
+
+@bp.get("/v1/sources/<source_id>")
+def source_route(source_id: str) -> Response:
+    found = sources().get(source_id)
+    if found is None:
+        abort(404, description=f"no source document has this id; known: {', '.join(sources())}")
+    return json_answer(found)

@@ -197,7 +197,7 @@ def check_shared(key: SigningKey, environ: Mapping[str, Any]) -> None:
     if key.ephemeral and environ.get("wsgi.multiprocess"):
         raise SigningUnavailable(
             "this server runs several processes and no signing key is configured: each process would sign "
-            f"with a key of its own; configure {KEY_FILE_ENV} or {KEY_ENV} (README, Signed rulings)")
+            f"with a key of its own; configure {KEY_FILE_ENV} or {KEY_ENV} (docs/signing.md)")
 
 
 def public_key(text: str) -> Ed25519PublicKey:
@@ -218,7 +218,7 @@ def verify(request_body: Any, answer: Mapping[str, Any], keys: Mapping[str, Ed25
     if signature.get("alg") != ALG:
         raise NotVerified(f"the signature's algorithm is {signature.get('alg')!r}, not {ALG}")
     kid = signature.get("key_id")
-    candidates = [keys[kid]] if kid in keys else list(keys.values())
+    candidates = [keys[kid]] if isinstance(kid, str) and kid in keys else list(keys.values())
     if not candidates:
         raise NotVerified("no public key to check it with")
     try:
@@ -236,7 +236,7 @@ def verify(request_body: Any, answer: Mapping[str, Any], keys: Mapping[str, Ed25
             continue
         if key_id(public) != kid:
             raise NotVerified(f"the signature is good but names key {kid!r}, not {key_id(public)!r}")
-        return kid
+        return key_id(public)
     known = sorted(key_id(public) for public in keys.values())
     if kid not in known:
         raise UnknownKey(f"signed by key {kid!r}, which is not in this key set ({', '.join(known)}): nothing "

@@ -25,10 +25,13 @@ import os
 import sys
 from typing import Any, Callable
 
+WSGIApp = Callable[..., Any]
+ASGICall = Callable[..., Any]
+
 from gunicorn.asgi.protocol import ASGIProtocol
 from gunicorn.workers import gasgi
 
-from . import MAX_BODY_BYTES
+from .wire import MAX_BODY_BYTES
 
 HEAD_SECONDS = float(os.environ.get("KALOOKI_HEAD_SECONDS", 10))
 BODY_SECONDS = float(os.environ.get("KALOOKI_BODY_SECONDS", 20))
@@ -42,12 +45,12 @@ class WholeRequests:
     """An ASGI application that reads each HTTP request whole, then calls a WSGI application with it
     in the calling thread and sends its answer."""
 
-    def __init__(self, wsgi_app: Callable, multiprocess: bool, body_seconds: float = BODY_SECONDS,
+    def __init__(self, wsgi_app: WSGIApp, multiprocess: bool, body_seconds: float = BODY_SECONDS,
                  max_body: int = MAX_BODY_BYTES):
         self.wsgi_app, self.multiprocess = wsgi_app, multiprocess
         self.body_seconds, self.max_body = body_seconds, max_body
 
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+    async def __call__(self, scope: dict[str, Any], receive: ASGICall, send: ASGICall) -> None:
         if scope["type"] == "lifespan":  # (turned off in gunicorn_conf.py; answered if asked)
             while True:
                 message = await receive()
@@ -66,10 +69,11 @@ class WholeRequests:
         status, headers, chunks = self._call(scope, body)
         await self._send(send, status, headers, chunks)
 
-    async def _body(self, receive: Callable) -> bytes:
+    async def _body(self, receive: ASGICall) -> bytes:
         """The body, cut at one byte past the limit (the app refuses what is longer: 413, whether
         the length was announced or the body sent chunked)."""
-        parts, size = [], 0
+        parts: list[bytes] = []
+        size = 0
         while True:
             message = await receive()
             if message["type"] == "http.disconnect":
@@ -81,11 +85,11 @@ class WholeRequests:
             if not message.get("more_body") or size > self.max_body:
                 return b"".join(parts)
 
-    def _call(self, scope: dict, body: bytes) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
+    def _call(self, scope: dict[str, Any], body: bytes) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
         environ = wsgi_environ(scope, body, self.multiprocess)
         started: list[Any] = []
 
-        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None):
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Callable[[bytes], None]:
             started[:] = [status, headers]
             return lambda data: chunks.append(data)
 
@@ -101,14 +105,14 @@ class WholeRequests:
                 [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers], chunks)
 
     @staticmethod
-    async def _send(send: Callable, status: int, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> None:
+    async def _send(send: ASGICall, status: int, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> None:
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": b"".join(chunks)})
 
 
 def _overdue(seconds: float) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
     """408, as problem+json, for a body not read whole within its deadline."""
-    from .problems import http_problem
+    from .errors import http_problem
 
     response = http_problem(408, "Request Timeout", f"the request body did not arrive whole within {seconds:g} s")
     body = response.get_data()
@@ -117,7 +121,7 @@ def _overdue(seconds: float) -> tuple[int, list[tuple[bytes, bytes]], list[bytes
                  (b"connection", b"close")], [body]
 
 
-def wsgi_environ(scope: dict, body: bytes, multiprocess: bool) -> dict[str, Any]:
+def wsgi_environ(scope: dict[str, Any], body: bytes, multiprocess: bool) -> dict[str, Any]:
     """The WSGI environ (PEP 3333) of an ASGI HTTP scope whose body has been read whole."""
     raw_path = scope.get("raw_path")
     path = raw_path.split(b"?", 1)[0].decode("latin-1") if raw_path else scope["path"].encode("utf-8").decode("latin-1")
@@ -153,29 +157,29 @@ class HeadDeadlineProtocol(ASGIProtocol):
     """gunicorn's connection protocol with a deadline on the first request's whole head: a
     connection that has not sent its request line and headers within HEAD_SECONDS is closed."""
 
-    _head_timer = None
+    _head_timer: asyncio.TimerHandle | None = None
 
-    def connection_made(self, transport):
+    def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._head_timer = self.worker.loop.call_later(HEAD_SECONDS, self._head_overdue)
 
-    def _on_headers_complete(self):
+    def _on_headers_complete(self) -> Any:
         self._cancel_head_timer()
         return super()._on_headers_complete()
 
-    def _head_overdue(self):
+    def _head_overdue(self) -> None:
         self._head_timer = None
         if self._current_request is None and not self._closed:
             self._close_transport()
             if self._request_ready is not None:
                 self._request_ready.set()  # the connection's task sees it closed and ends
 
-    def _cancel_head_timer(self):
+    def _cancel_head_timer(self) -> None:
         if self._head_timer is not None:
             self._head_timer.cancel()
             self._head_timer = None
 
-    def connection_lost(self, exc):
+    def connection_lost(self, exc: Exception | None) -> Any:
         self._cancel_head_timer()
         return super().connection_lost(exc)
 
@@ -183,10 +187,10 @@ class HeadDeadlineProtocol(ASGIProtocol):
 class Worker(gasgi.ASGIWorker):
     """gunicorn's asyncio worker serving the WSGI app whole-request by whole-request (see above)."""
 
-    def init_process(self):
+    def init_process(self) -> None:
         # the worker's server makes each connection's protocol by this module-level name
         gasgi.ASGIProtocol = HeadDeadlineProtocol
         super().init_process()
 
-    def load_wsgi(self):
+    def load_wsgi(self) -> None:
         self.asgi = WholeRequests(self.app.wsgi(), multiprocess=self.cfg.workers > 1)

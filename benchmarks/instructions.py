@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,7 @@ def _worker(case: str, calls: int, flag: str) -> None:
     client = create().test_client()
     listing = orjson.dumps({"variant": VARIANT, "rules": FOUR_JOKERS,
                             "state": expand_setup(WORST[0][1], VARIANT, FOUR_JOKERS, "bench")})
-    calls_of = {
+    calls_of: dict[str, Callable[[], object]] = {
         "nothing": lambda: None,
         "parse": lambda: orjson.loads(BODY),
         "adjudicate": lambda: client.post("/v1/adjudicate", data=BODY, content_type="application/json"),

@@ -28,6 +28,7 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -37,10 +38,14 @@ from kalooki_referee.rules.replay import replay
 from kalooki_referee.vectors.build import expand_setup
 from kalooki_referee.rules.state import state_from_dict
 
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
+    from werkzeug.test import TestResponse
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def timed(fn, n: int) -> tuple[float, float]:
+def timed(fn: Callable[[], object], n: int) -> tuple[float, float]:
     """(median, p99) in microseconds over ``n`` calls after a warm-up."""
     for _ in range(min(50, n)):
         fn()
@@ -147,7 +152,7 @@ def in_process() -> None:
     # a 300-step replay: a recorded log of legal steps chosen at random among the legal actions
     import random
     rng = random.Random(3)
-    actions = []
+    actions: list[dict[str, Any]] = []
     start = {"deal": {"players": ["A", "B", "C", "D"], "seed": "bench-replay"}}
     state, _ = deal(v, ["A", "B", "C", "D"], "bench-replay")
     while len(actions) < 300 and state.phase != "ended":
@@ -161,24 +166,24 @@ def in_process() -> None:
     line(f"replay of a {n}-step log (with hashes)", f"{med / 1000:8.2f} / {p99_ / 1000:8.2f} ms", "<= 50 ms (300 steps)")
 
 
-def _poster(client, path: str, body: bytes) -> Callable[[], object]:
+def _poster(client: FlaskClient, path: str, body: bytes) -> Callable[[], TestResponse]:
     """One POST of ``body`` through the app's whole WSGI stack (the test client builds the WSGI
     environ, the app answers it), checked once to be answered 200."""
-    def post():
+    def post() -> TestResponse:
         return client.post(path, data=body, content_type="application/json")
     response = post()
     assert response.status_code == 200, (path, response.status_code, response.get_data(as_text=True)[:300])
     return post
 
 
-def _same_answer(client, path: str) -> None:
+def _same_answer(client: FlaskClient, path: str) -> None:
     """Check once that ``path`` answers README's first-turn request with the referee's own bytes."""
     mine = client.post(path, data=BODY, content_type="application/json").get_data()
     referee = client.post("/v1/adjudicate", data=BODY, content_type="application/json").get_data()
     assert mine == referee, f"{path} does not answer as /v1/adjudicate does"
 
 
-def _game_and_hand_requests(client) -> tuple[bytes, bytes]:
+def _game_and_hand_requests(client: FlaskClient) -> tuple[bytes, bytes]:
     """A game-level adjudicate body (``game``) and the hand-level body (``state``) of the same hand
     and the same action: a first turn (draw from the discard pile, discard) in the first hand of a
     game started with /v1/games."""
@@ -241,7 +246,7 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
     spread("rounds", ratio, ".2f", "x")
 
     # 4. legal-actions' worst case through the endpoint: 20 cards holding 4 jokers
-    posts = {}
+    posts: dict[str, Callable[[], object]] = {}
     for name, position in WORST:
         body = orjson.dumps({"variant": VARIANT, "rules": FOUR_JOKERS,
                              "state": expand_setup(position, VARIANT, FOUR_JOKERS, "bench")})
@@ -257,12 +262,12 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
         spread("rounds' medians", [m / 1000 for m in medians(samples)], ".2f", " ms")
 
 
-def _crafted_requests(client) -> dict[str, tuple[str, bytes]]:
+def _crafted_requests(client: FlaskClient) -> dict[str, tuple[str, bytes]]:
     """The crafted slow requests, each as (path, body): issue 11's bodies, which once cost seconds of
     CPU to refuse or to answer, the listings of openings with lay-offs that session 8's fuzzing
-    found over 50 ms (tests/test_hostile_inputs.py and tests/test_legal_actions.py hold them as tests),
+    found over 50 ms (tests/api/test_hostile_inputs.py and tests/rules/test_legal_actions.py hold them as tests),
     and issue 30's hostile bodies (_hostile_bodies)."""
-    from tests.test_legal_actions import CRAFTED, CRAFTED_RULES, LAYOFF, LAYOFF_RULES
+    from tests.rules.test_legal_actions import CRAFTED, CRAFTED_RULES, LAYOFF, LAYOFF_RULES
 
     first_turn = json.loads(BODY)
     game = client.post("/v1/games", json={"variant": VARIANT, "players": ["a", "b"], "seed": 1}).get_json()["game"]
@@ -303,7 +308,7 @@ def _crafted_requests(client) -> dict[str, tuple[str, bytes]]:
 MIB = 1024 * 1024
 
 
-def _hostile_bodies(first_turn: dict) -> dict[str, tuple[str, bytes]]:
+def _hostile_bodies(first_turn: dict[str, Any]) -> dict[str, tuple[str, bytes]]:
     """Issue 30's bodies, refusals that once cost hundreds of milliseconds or a hundred megabytes, and
     the worst found beside them: each at most 1 MiB (the largest body read)."""
     wide = json.loads(json.dumps(first_turn))
@@ -376,10 +381,10 @@ def crafted(runs: int) -> None:
 
 
 def fuzzed(count: int, seed: int = 8) -> None:
-    """The CPU time of the vectors' requests changed at random (tests/fuzz.py, a fixed seed): each
+    """The CPU time of the vectors' requests changed at random (tests/support/fuzz.py, a fixed seed): each
     timed once, the five slowest timed again in batches, and the slowest against the 50 ms target."""
     from kalooki_referee.api import create_app
-    from tests.fuzz import mutated_requests
+    from tests.support.fuzz import mutated_requests
 
     client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}).test_client()
     timed_once = []
@@ -388,7 +393,7 @@ def fuzzed(count: int, seed: int = 8) -> None:
         response = client.post(path, data=body, content_type="application/json")
         timed_once.append(((time.process_time_ns() - t0) / 1e6, vector_id, path, body))
         assert response.status_code < 500, (vector_id, response.status_code)
-    print(f"The vectors' requests changed at random ({count}, seed {seed}; tests/fuzz.py), through the Flask "
+    print(f"The vectors' requests changed at random ({count}, seed {seed}; tests/support/fuzz.py), through the Flask "
           f"test client: the five slowest, CPU time per request over a batch of {BATCH}")
     worst = ("", 0.0)
     for _, vector_id, path, body in sorted(timed_once, key=lambda t: t[0])[-5:]:
@@ -405,7 +410,8 @@ def fuzzed(count: int, seed: int = 8) -> None:
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def _load(url: str, body: bytes, seconds: float, threads: int) -> float:
@@ -528,7 +534,7 @@ def behind_nginx(seconds: int, rounds: int, workers: int, connections: int) -> N
     """Throughput of README's first-turn request served as "Serving in production" says: one
     instance alone, nginx in front of that one instance, and nginx in front of two instances
     (``workers`` sync workers each), the three loads alternating, with wrk on the same machine."""
-    from tests.test_serving import gunicorn_instances, nginx_in_front
+    from tests.api.test_serving import gunicorn_instances, nginx_in_front
 
     wrk = shutil.which("wrk")
     if not wrk:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from typing import Any
+
 import orjson
 from flask import Flask, Response, request
 
 from kalooki_referee.api import create_app, openapi, ops
-from kalooki_referee.api.routes import repeated_names
+from kalooki_referee.api.wire import repeated_names
 from kalooki_referee.rules import load_variant
 from kalooki_referee.rules.cards import pack_counts, pack_order
 
@@ -24,7 +26,7 @@ ECHO_PATH = "/bench/echo"
 FLOOR_PATH = "/bench/floor"
 
 
-def echo():
+def echo() -> Response:
     """Parse the body with orjson and send it back with orjson: a request's HTTP and JSON work, no
     validation, no rules (the referee's own routes parse and answer with orjson too)."""
     return Response(orjson.dumps(orjson.loads(request.get_data())), mimetype="application/json")
@@ -32,17 +34,17 @@ def echo():
 
 # the canonical order of a hand on the wire (each card's own place, rules.cards.CANONICAL), by code
 _ORDER = {card.code: card.order for card in pack_order(1, 1)}
-_FRESH_TURN = {"builds": {}, "drawn": None, "must_open": False, "opened_this_turn": False, "pending_jokers": 0,
+_FRESH_TURN: dict[str, Any] = {"builds": {}, "drawn": None, "must_open": False, "opened_this_turn": False, "pending_jokers": 0,
                "source": None}
 
 
-def floor():
+def floor() -> Response:
     """A lower bound, not a referee: the steps no handling of README's first-turn request can skip
     under this design, each done as cheaply as Python allows, and nothing else.
 
     - the body read and parsed with orjson (as the echo does);
     - its shape checked against openapi.yaml (jsonschema-rs) and its object names checked for
-      repeats (the edge's own check, ``api.routes``);
+      repeats (the edge's own check, ``api.wire``);
     - the position checked only for what it cannot lack: the cards counted against the pack (by
       code, in one C-level Counter) and the player ids;
     - the one action this route knows (a turn: draw from the discard pile, then discard) applied to
@@ -56,7 +58,7 @@ def floor():
     body = orjson.loads(raw)
     if not openapi.is_valid("AdjudicateRequest", body) or repeated_names(raw, body):
         return Response(b"{}", status=400)
-    state, steps = body["state"], body["action"].get("actions") or ()
+    state, steps = body["state"], body["action"].get("actions") or []
     players = state["players"]
     ids = [p["id"] for p in players]
     if (state["phase"] != "draw" or len(steps) != 2 or steps[0] != {"type": "draw", "source": "discard"}

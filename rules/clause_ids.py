@@ -2,9 +2,9 @@
 so that "find usages" of a constant finds the code that enforces the clause.
 
 GENERATED from rules/clauses.yaml and rules/referee-clauses.yaml by
-``python -m kalooki_referee.rules.clause_tools --generate``; do not edit (tests/test_clause_reach.py fails when it is
+``python -m tools.clause_tools --generate``; do not edit (tests/rules/test_clause_reach.py fails when it is
 out of date).  Each comment gives the clause's kind and level.  Rewrite literals into constants
-with ``python -m kalooki_referee.rules.clause_tools --rewrite`` (see rules/clause_tools.py).
+with ``python -m tools.clause_tools --rewrite`` (see tools/clause_tools.py).
 """
 from __future__ import annotations
 

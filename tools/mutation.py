@@ -52,6 +52,7 @@ import sys
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = {"__init__.py", "clause_ids.py", "clause_tools.py"}
@@ -123,7 +124,7 @@ def _inside(pos: tuple[int, int], spans: list[tuple[tuple[int, int], tuple[int, 
     return any(start <= tuple(pos) < end for start, end in spans)
 
 
-def _key(item) -> tuple[str, str, int]:
+def _key(item: Any) -> tuple[str, str, int]:
     m = item.mutations[0]
     return (str(m.module_path), m.operator_name, m.occurrence)
 
@@ -141,13 +142,13 @@ def allocate(counts: dict[str, int], n: int) -> dict[str, int]:
     return share
 
 
-def draw(items: list, n: int, seed: str) -> list:
+def draw(items: list[Any], n: int, seed: str) -> list[Any]:
     """The sample: each module's share, drawn by its own seeded generator, in the fixed order."""
-    by_module: dict[str, list] = defaultdict(list)
+    by_module: dict[str, list[Any]] = defaultdict(list)
     for item in sorted(items, key=_key):
         by_module[_key(item)[0]].append(item)
     share = allocate({m: len(v) for m, v in by_module.items()}, n)
-    chosen = []
+    chosen: list[Any] = []
     for module in sorted(by_module):
         pool = by_module[module]
         picked = random.Random(f"{seed}:{module}").sample(range(len(pool)), share[module])
@@ -247,7 +248,7 @@ def run(args: argparse.Namespace) -> int:
     return report(args)
 
 
-def _config(args: argparse.Namespace):
+def _config(args: argparse.Namespace) -> Any:
     from cosmic_ray.config import ConfigDict
     return ConfigDict({
         "module-path": [], "timeout": float(args.timeout), "excluded-modules": [],
@@ -340,12 +341,12 @@ def equivalents(path: Path = EQUIVALENTS) -> dict[tuple[str, str, int, int | Non
     return found
 
 
-def _kind(item, known: dict[tuple[str, str, int, int | None], str]) -> str:
+def _kind(item: Any, known: dict[tuple[str, str, int, int | None], str]) -> str:
     key = _key(item)
     return known.get(key + (item.mutations[0].start_pos[0],)) or known.get(key + (None,)) or ""
 
 
-def _explained(item, known: dict[tuple[str, str, int, int | None], str]) -> bool:
+def _explained(item: Any, known: dict[tuple[str, str, int, int | None], str]) -> bool:
     """Whether a row of ``known`` names the mutant ``item`` (by its line too, where the row gives it)."""
     key = _key(item)
     return key + (item.mutations[0].start_pos[0],) in known or key + (None,) in known

@@ -8,7 +8,7 @@ service answers to it now.
 The block is everything from the marker line below to the end of openapi.yaml (it is the document's
 last key, `components.examples`); operations point at its entries with `$ref`.  A request example,
 its answer and any path parameter share a name: `<name>-request`, `<name>-response`,
-`<name>-parameter`.  tests/test_openapi_examples.py sends every documented request to the service and
+`<name>-parameter`.  tests/api/test_openapi_examples.py sends every documented request to the service and
 compares the answer with the documented one, and checks that the block is up to date.
 """
 from __future__ import annotations
@@ -20,9 +20,12 @@ import json
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from flask.testing import FlaskClient
 
 ROOT = Path(__file__).resolve().parent.parent
 OPENAPI = ROOT / "openapi.yaml"
@@ -118,21 +121,21 @@ def request_body(example: Example) -> Any:
 EXAMPLE_KEY = base64.b64encode(hashlib.sha256(b"kalooki-referee openapi example key").digest()).decode()
 
 
-def example_client():
+def example_client() -> FlaskClient:
     """The service the examples are the answers of: this app, signing with the example key."""
     from kalooki_referee.api import create_app
     return create_app({"TESTING": True, "KALOOKI_SIGNING_KEY": EXAMPLE_KEY}).test_client()
 
 
-def answer(client, method: str, url: str, body: Any) -> tuple[int, Any]:
+def answer(client: FlaskClient, method: str, url: str, body: Any) -> tuple[int, Any]:
     """What the service answers (status, JSON body); one place for the tool and its test."""
     response = client.open(url, method=method, json=body) if body is not None else client.open(url, method=method)
     return response.status_code, response.get_json()
 
 
-def examples(client) -> dict[str, dict]:
+def examples(client: FlaskClient) -> dict[str, dict[str, Any]]:
     """The components/examples entries, from the sources above and the service's answers."""
-    out: dict[str, dict] = {}
+    out: dict[str, dict[str, Any]] = {}
     for ex in EXAMPLES:
         body = request_body(ex)
         status, value = answer(client, ex.method, ex.url(), body)
@@ -146,15 +149,17 @@ def examples(client) -> dict[str, dict]:
     return out
 
 
-def render(entries: dict[str, dict]) -> str:
+def render(entries: dict[str, dict[str, Any]]) -> str:
     text = yaml.dump({"examples": entries}, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False,
                      default_flow_style=None, allow_unicode=True, width=110)
     return MARKER + "".join("  " + line if line.strip() else line for line in text.splitlines(keepends=True))
 
 
-def written(block: str) -> dict[str, dict]:
+def written(block: str) -> dict[str, dict[str, Any]]:
     """The entries a block holds (compared by value, so the YAML emitter's layout does not matter)."""
-    return yaml.load(block.replace(MARKER, "", 1), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["examples"]
+    entries: dict[str, dict[str, Any]] = yaml.load(block.replace(MARKER, "", 1),
+                                                   Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))["examples"]
+    return entries
 
 
 def split(text: str) -> tuple[str, str]:

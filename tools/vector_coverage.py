@@ -139,10 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"vectors-only coverage of rules/: {both:.1f}% of statements and branches together (least {args.min:g}%); "
           f"statements {stmts:.1f}%, branches {branches:.1f}%")
     found = marks(runtime_dir())
-    unexplained = [m for m in found if not m.reason]
+    unexplained = [mark for mark in found if not mark.reason]
     print(f"lines marked unreachable through the API: {len(found)} ({len(unexplained)} without a reason)")
-    for m in unexplained:
-        print(f"    {m.path}:{m.line}: `pragma: no {m.kind}` without a reason")
+    for mark in unexplained:
+        print(f"    {mark.path}:{mark.line}: `pragma: no {mark.kind}` without a reason")
     if args.json:
         Path(args.json).write_text(json.dumps({
             "combined": round(both, 2), "statements": round(stmts, 2), "branches": round(branches, 2), "minimum": args.min,

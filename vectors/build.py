@@ -15,6 +15,8 @@ variant's rules, written once there.  ``python -m kalooki_referee.vectors.build`
 """
 from __future__ import annotations
 
+from typing import Any
+
 import argparse
 import copy
 import functools
@@ -46,8 +48,8 @@ class BuildError(Exception):
     pass
 
 
-def _codes_used(setup: dict) -> Counter:
-    used: Counter = Counter()
+def _codes_used(setup: dict[str, Any]) -> Counter[str]:
+    used: Counter[str] = Counter()
     for p in setup.get("players", []):
         used.update(parse_card(c).code for c in p.get("hand", []))
     for key in ("discard", "stock_top"):
@@ -60,7 +62,7 @@ def _codes_used(setup: dict) -> Counter:
     return +used
 
 
-def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -> dict:
+def expand_setup(setup: dict[str, Any], variant_id: str, rules: dict[str, Any] | None, where: str) -> dict[str, Any]:
     unknown = set(setup) - SETUP_KEYS
     if unknown:
         raise BuildError(f"{where}: unknown setup keys {sorted(unknown)}")
@@ -106,11 +108,11 @@ def expand_setup(setup: dict, variant_id: str, rules: dict | None, where: str) -
     return state
 
 
-GAME_DEFAULTS = {"hands_played": 0, "last_hand": None, "last_winner": None, "buy_in_queue": [],
+GAME_DEFAULTS: dict[str, Any] = {"hands_played": 0, "last_hand": None, "last_winner": None, "buy_in_queue": [],
                  "buy_in_score": None, "winner": None, "sheet": []}
 
 
-def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) -> dict:
+def expand_game(setup: dict[str, Any], variant_id: str, rules: dict[str, Any] | None, where: str) -> dict[str, Any]:
     """A game: ``players`` may give only ids and scores; everyone has paid the initial stake unless
     ``paid_to_pool`` says otherwise, and the pool is what was paid in unless given; ``hand`` is a
     hand ``setup`` (its players' scores are taken from the game, unless a hand player gives its own:
@@ -119,7 +121,7 @@ def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) ->
     stakes = setup.get("stakes")  # a preset name, the four stakes, or the variant's own stakes
     presets = variant.rules.stake_presets
     stake_values = (dict(load_variant(variant_id).rules.stakes.as_pairs()) if stakes is None  # as agreed, not a request's override
-                    else dict(presets[stakes]) if isinstance(stakes, str) else dict(stakes))
+                    else dict(presets[stakes].as_pairs()) if isinstance(stakes, str) else dict(stakes))
     players = []
     for p in setup["players"]:
         players.append({"id": p["id"], "score": p.get("score", 0), "payments": p.get("payments", 0),
@@ -138,7 +140,7 @@ def expand_game(setup: dict, variant_id: str, rules: dict | None, where: str) ->
     return game
 
 
-def _canonical_expected(expected: dict) -> dict:
+def _canonical_expected(expected: dict[str, Any]) -> dict[str, Any]:
     out = dict(expected)
     if "state" in out:
         fixed = {}
@@ -157,7 +159,7 @@ _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML 
 # (adjudicate) the verdict's `violations`; the rulings sit beside the clause.
 
 
-def _with_rulings(expected: dict, variant_id: str, rules: dict | None) -> dict:
+def _with_rulings(expected: dict[str, Any], variant_id: str, rules: dict[str, Any] | None) -> dict[str, Any]:
     """``expected`` with the rulings each violated clause it names rests on under the variant."""
     if expected.get("status", 200) != 200:
         return expected
@@ -171,15 +173,16 @@ def _with_rulings(expected: dict, variant_id: str, rules: dict | None) -> dict:
     return {**expected, "response": response} if response else expected
 
 
-def _source(path: Path) -> dict:
+def _source(path: Path) -> dict[str, Any]:
     """A source file, parsed once per build (inherited topics read their parent's files again and
     again), as a fresh copy the caller may change."""
     return copy.deepcopy(_parsed(path, path.stat().st_mtime_ns))
 
 
 @functools.lru_cache(maxsize=512)
-def _parsed(path: Path, mtime: int) -> dict:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 (a safe loader)
+def _parsed(path: Path, mtime: int) -> dict[str, Any]:
+    parsed: dict[str, Any] = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)  # noqa: S506 (a safe loader)
+    return parsed
 
 
 # -- the grouped files -------------------------------------------------------------------------
@@ -196,13 +199,13 @@ NOT_INHERITED = {
 }
 
 
-def _request(src: dict, variant_id: str, where: str) -> tuple[dict, str]:
+def _request(src: dict[str, Any], variant_id: str, where: str) -> tuple[dict[str, Any], str]:
     """A source vector's request body, complete, and the pile that holds the cards its setup did
     not place (``stock`` unless the setup filled the discard pile)."""
     vid = src.get("variant", variant_id)
     rules = src.get("rules")
     endpoint = src.get("endpoint", "adjudicate")
-    request: dict = {"variant": vid}
+    request: dict[str, Any] = {"variant": vid}
     if rules:
         request["rules"] = rules
     fill = "stock"
@@ -221,10 +224,10 @@ def _request(src: dict, variant_id: str, where: str) -> tuple[dict, str]:
     return request, fill
 
 
-def _group_and_test(src: dict, variant_id: str, where: str) -> tuple[dict, dict]:
+def _group_and_test(src: dict[str, Any], variant_id: str, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The group context a source vector belongs to, and the test it becomes under that group."""
     request, fill = _request(src, variant_id, where)
-    ctx: dict = {"endpoint": src.get("endpoint", "adjudicate"), "variant": request.pop("variant")}
+    ctx: dict[str, Any] = {"endpoint": src.get("endpoint", "adjudicate"), "variant": request.pop("variant")}
     if "rules" in request:
         ctx["rules"] = request.pop("rules")
     if src.get("decision"):
@@ -244,7 +247,7 @@ def _group_and_test(src: dict, variant_id: str, where: str) -> tuple[dict, dict]
     return ctx, test
 
 
-def _header(data: dict) -> dict:
+def _header(data: dict[str, Any]) -> dict[str, Any]:
     out = {"$schema": "../vector-file.schema.json", "suite": SUITE, "suite_version": SUITE_VERSION,
            "variant": data["variant"], "topic": data["topic"]}
     if data.get("description"):
@@ -257,7 +260,7 @@ def _pack(variant_id: str) -> list[str]:
     return [c.code for c in pack_order(r.pack.decks, r.pack.jokers)]
 
 
-def _manifest(data: dict) -> dict:
+def _manifest(data: dict[str, Any]) -> dict[str, Any]:
     """An inheriting variant's manifest: which parent files it runs, which of their vectors it
     leaves out and why, and the cards its pack has beyond the parent's (the runner adds them to
     each inherited position).  A parent vector is left out when it is named, when it cites or
@@ -289,7 +292,7 @@ def _manifest(data: dict) -> dict:
         if extra[code] > 0:
             extra_cards.append(code)
             extra[code] -= 1
-    inherits: dict = {"from": parent, "files": files,
+    inherits: dict[str, Any] = {"from": parent, "files": files,
                       "exclude_endpoints": [{"endpoint": e, "reason": r} for e, r in sorted(NOT_INHERITED.items())],
                       "exclude_clauses": [{"clause": c, "reason": f"not a clause of {variant_id} (its variant file does not list it)"}
                                           for c in sorted(cited - own)],
@@ -302,11 +305,11 @@ def _manifest(data: dict) -> dict:
     return {**_header(data), "inherits": inherits}
 
 
-def build_file(path: Path) -> dict:
+def build_file(path: Path) -> dict[str, Any]:
     data = _source(path)
     if "inherit" in data:
         return _manifest(data)
-    groups: dict[str, dict] = {}
+    groups: dict[str, dict[str, Any]] = {}
     for i, src in enumerate(data["vectors"]):
         ctx, test = _group_and_test(src, data["variant"], f"{path.name}#{i} ({src.get('id')})")
         key = json.dumps(ctx, sort_keys=True)
@@ -318,7 +321,7 @@ def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def render(doc: dict) -> str:
+def render(doc: dict[str, Any]) -> str:
     """Compact JSON, one line for a file's header, one for each group's context and one for each
     test, so that a change to one vector changes one line."""
     if "groups" not in doc:

@@ -42,10 +42,10 @@ def _is_legal(v: Vector) -> bool | None:
     if exp.get("status", 200) >= 400:
         return False
     if "legal" in exp:
-        return exp["legal"]
+        return bool(exp["legal"]) if exp["legal"] is not None else None
     response = exp.get("response", {})
     if v.endpoint == "melds/check" and "/valid" in response:
-        return response["/valid"]
+        return bool(response["/valid"]) if response["/valid"] is not None else None
     if v.endpoint == "scoresheet":
         if response.get("/inconsistency") is None and "/inconsistency" in response:
             return True

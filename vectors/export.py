@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .build import SUITE, SUITE_VERSION
 from .suite import ROOT, Selection, Vector, load_vectors
@@ -90,7 +90,7 @@ def export(directory: Path, root: Path = ROOT, selection: Selection = Selection(
         entries.append({"path": name, "sha256": sha256(directory / name)})
     all_vectors = [v for vs in by_file.values() for v in vs]
 
-    def tally(key) -> dict[str, int]:
+    def tally(key: Callable[[Vector], Any]) -> dict[str, int]:
         out: dict[str, int] = {}
         for v in all_vectors:
             out[key(v)] = out.get(key(v), 0) + 1

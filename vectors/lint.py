@@ -5,6 +5,8 @@ every manifest naming files and vectors that exist; for an export, its manifest.
 and its files' headers."""
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import re
 import sys
@@ -21,7 +23,7 @@ from .suite import ROOT, load_documents, plain_vectors, resolved
 SCHEMA = ROOT / "vector-file.schema.json"
 
 
-def _schema_problems(name: str, doc: dict | list[dict]) -> list[str]:
+def _schema_problems(name: str, doc: dict[str, Any] | list[dict[str, Any]]) -> list[str]:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     if isinstance(doc, list):
         plain = jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/plainVector"})
@@ -36,7 +38,7 @@ def _schema_problems(name: str, doc: dict | list[dict]) -> list[str]:
             for e in validator.iter_errors(doc)]
 
 
-def _manifest_problems(name: str, doc: dict, docs: dict[str, dict | list[dict]], known_clauses: set[str]) -> list[str]:
+def _manifest_problems(name: str, doc: dict[str, Any], docs: dict[str, dict[str, Any] | list[dict[str, Any]]], known_clauses: set[str]) -> list[str]:
     spec = doc["inherits"]
     problems, parent_ids = [], set()
     for file in spec["files"]:

@@ -31,16 +31,20 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 from xml.etree import ElementTree as ET
 
 from .coverage import coverage, format_report
 from pathlib import Path
 
-from .export import SUITE, export
+from .build import SUITE
+from .export import export
 from .suite import ROOT, Selection, Vector, compare, load_vectors
 
-Poster = Callable[[str, dict], tuple[int, Any]]
+if TYPE_CHECKING:
+    from flask import Flask
+
+Poster = Callable[[str, dict[str, Any]], tuple[int, Any]]
 Getter = Callable[[str], tuple[int, Any]]
 
 
@@ -51,14 +55,14 @@ class Target:
     name: str
 
 
-def in_process_target(app=None) -> Target:
+def in_process_target(app: Flask | None = None) -> Target:
     if app is None:
         from kalooki_referee.api import create_app
         # in-process, the app's JSON request log would flood the runner's own output: it goes nowhere
         app = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")})
     client = app.test_client()
 
-    def post(path: str, body: dict) -> tuple[int, Any]:
+    def post(path: str, body: dict[str, Any]) -> tuple[int, Any]:
         r = client.post(path, json=body)
         return r.status_code, r.get_json(silent=True)
 
@@ -86,7 +90,7 @@ def http_target(base_url: str, timeout: float = 30.0) -> Target:
             except ValueError:
                 return err.code, None
 
-    def post(path: str, body: dict) -> tuple[int, Any]:
+    def post(path: str, body: dict[str, Any]) -> tuple[int, Any]:
         return call(urllib.request.Request(base + path, data=json.dumps(body).encode("utf-8"), method="POST",
                                            headers={"Content-Type": "application/json", "Accept": "application/json"}))
 
@@ -113,14 +117,14 @@ def run_vector(post: Poster, vector: Vector) -> tuple[str, str]:
     return "pass", ""
 
 
-def capabilities(target: Target) -> dict:
+def capabilities(target: Target) -> dict[str, Any]:
     status, body = target.get("/v1/capabilities")
     if status != 200 or not isinstance(body, dict):
         raise RuntimeError(f"GET /v1/capabilities answered {status}")
     return body
 
 
-def skip_reason(vector: Vector, caps: dict, skip_decisions: frozenset = frozenset()) -> str | None:
+def skip_reason(vector: Vector, caps: dict[str, Any], skip_decisions: frozenset[str] = frozenset()) -> str | None:
     if vector.data.get("decision") in skip_decisions:
         return f"depends on the referee's ruling {vector.data['decision']}, which the target does not share"
     if vector.variant not in caps.get("variants", []):
@@ -139,8 +143,8 @@ class Outcome:
     seconds: float
 
 
-def run_suite(target: Target, vectors: list[Vector], caps: dict,
-              skip_decisions: frozenset = frozenset()) -> list[Outcome]:
+def run_suite(target: Target, vectors: list[Vector], caps: dict[str, Any],
+              skip_decisions: frozenset[str] = frozenset()) -> list[Outcome]:
     out = []
     for vec in vectors:
         reason = skip_reason(vec, caps, skip_decisions)
@@ -161,7 +165,7 @@ def write_jsonl(path: str, outcomes: list[Outcome]) -> None:
                                  "seconds": round(o.seconds, 6)}, sort_keys=True) + "\n")
 
 
-def write_junit(path: str, outcomes: list[Outcome], caps: dict) -> None:
+def write_junit(path: str, outcomes: list[Outcome], caps: dict[str, Any]) -> None:
     impl = caps.get("implementation", {})
     suite = ET.Element("testsuite", {
         "name": f"{SUITE} against {impl.get('name', '?')} {impl.get('version', '')}".strip(),

@@ -17,19 +17,19 @@ _INDEX = re.compile("0|[1-9][0-9]*")
 @dataclass(frozen=True)
 class Vector:
     file: str
-    data: dict
+    data: dict[str, Any]
 
     @property
     def id(self) -> str:
-        return self.data["id"]
+        return str(self.data["id"])
 
     @property
     def variant(self) -> str:
-        return self.data["request"]["variant"]
+        return str(self.data["request"]["variant"])
 
     @property
     def endpoint(self) -> str:
-        return self.data["endpoint"]
+        return str(self.data["endpoint"])
 
     @property
     def topic(self) -> str:
@@ -37,8 +37,9 @@ class Vector:
         return self.file.rsplit("/", 1)[-1].split(".", 1)[0]
 
     @property
-    def expected(self) -> dict:
-        return self.data["expected"]
+    def expected(self) -> dict[str, Any]:
+        expected: dict[str, Any] = self.data["expected"]
+        return expected
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,11 @@ def vector_files(root: Path = ROOT) -> list[Path]:
     return sorted(p for p in root.glob("*/*.json")) + sorted(root.glob("*/*.jsonl"))
 
 
-def plain_vectors(doc: dict) -> Iterator[dict]:
+def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The tests of a grouped file as plain self-contained vectors: each test's request is its
     group's ``variant``, ``rules`` and ``request`` with the test's own ``request`` over them."""
     for group in doc["groups"]:
-        shared: dict = {"variant": group["variant"]}
+        shared: dict[str, Any] = {"variant": group["variant"]}
         if "rules" in group:
             shared["rules"] = group["rules"]
         shared.update(group.get("request", {}))
@@ -101,7 +102,7 @@ def plain_vectors(doc: dict) -> Iterator[dict]:
             yield vec
 
 
-def _positions(request: dict) -> Iterator[dict]:
+def _positions(request: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The hand states a request carries: its ``state``, or the hand of its ``game``."""
     if isinstance(request.get("state"), dict):
         yield request["state"]
@@ -109,7 +110,7 @@ def _positions(request: dict) -> Iterator[dict]:
         yield request["game"]["hand"]
 
 
-def inherited_vectors(manifest: dict, load: Callable[[str], dict]) -> Iterator[dict]:
+def inherited_vectors(manifest: dict[str, Any], load: Callable[[str], dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The vectors an inheriting variant runs, resolved from its manifest: every test of the parent's
     listed files that no exclusion names (by id, by a clause it cites or expects, by its endpoint),
     renamed ``<variant>.<topic>.<parent id without its variant, dots as dashes>``, run under the
@@ -148,7 +149,7 @@ def inherited_vectors(manifest: dict, load: Callable[[str], dict]) -> Iterator[d
 CLAUSE_POINTERS = ("/violation/clause", "/inconsistency/clause")
 
 
-def with_variant_rulings(expected: dict, rulings: dict[str, list[str]]) -> None:
+def with_variant_rulings(expected: dict[str, Any], rulings: dict[str, list[str]]) -> None:
     """An inherited vector's expected rulings made the inheriting variant's (its manifest's
     ``rulings``, by clause), in place."""
     response = expected.get("response")
@@ -163,10 +164,10 @@ def with_variant_rulings(expected: dict, rulings: dict[str, list[str]]) -> None:
             response[target] = list(rulings.get(response[pointer], []))
 
 
-def load_documents(root: Path = ROOT) -> list[tuple[str, dict | list[dict]]]:
+def load_documents(root: Path = ROOT) -> list[tuple[str, dict[str, Any] | list[dict[str, Any]]]]:
     """Every file of the suite, parsed: a grouped file, a manifest or an export's file as its object,
     an older export's ``.jsonl`` file as its list of vectors."""
-    out: list[tuple[str, dict | list[dict]]] = []
+    out: list[tuple[str, dict[str, Any] | list[dict[str, Any]]]] = []
     for path in vector_files(root):
         text = path.read_text(encoding="utf-8")
         name = str(path.relative_to(root))
@@ -175,12 +176,12 @@ def load_documents(root: Path = ROOT) -> list[tuple[str, dict | list[dict]]]:
     return out
 
 
-def resolved(root: Path = ROOT) -> list[tuple[str, dict]]:
+def resolved(root: Path = ROOT) -> list[tuple[str, dict[str, Any]]]:
     """(file, plain vector) for every vector of the suite, inheritance resolved."""
     docs = load_documents(root)
     by_name = {name: doc for name, doc in docs}
 
-    def load(name: str) -> dict:
+    def load(name: str) -> dict[str, Any]:
         doc = by_name.get(name)
         if not isinstance(doc, dict) or "groups" not in doc:
             raise ValueError(f"a manifest names {name}, which is not a grouped vector file of the suite")

@@ -1,0 +1,1 @@
+"""Tests of the HTTP layer: routes, hostile inputs, limits, ops, signing, the page, the contract, serving."""

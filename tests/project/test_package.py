@@ -1,0 +1,149 @@
+"""The distribution: one version read from one place, one installed package, and a wheel that works
+however it is installed.
+
+The slow test builds the wheel and the sdist with the standard ``build`` frontend, installs the
+wheel into a fresh virtual environment in a folder with no repository beside it, serves it with
+``kalooki-referee serve`` and runs the whole vector suite against it with ``kalooki-conformance
+--base-url``.  Another clones the repository as Windows would (``core.symlinks=false``: a link would
+come out as a short text file), installs the clone into a fresh virtual environment and runs vectors
+with it: the repository holds no symbolic link, and a checkout imports its own folders."""
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+import kalooki_referee
+from kalooki_referee.api import create_app
+from tests.support.helpers import free_port, served_by
+
+ROOT = Path(__file__).resolve().parents[2]
+GENERIC = ("api", "rules", "vectors")
+
+
+def test_one_version_everywhere():
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    assert importlib.metadata.version("kalooki-referee") == kalooki_referee.__version__
+    assert spec["info"]["version"] == kalooki_referee.__version__
+    health = create_app().test_client().get("/health").get_json()
+    assert health["version"] == kalooki_referee.__version__
+
+
+def test_the_code_imports_only_the_distribution_package():
+    # api/, rules/ and vectors/ are importable as top-level names in a checkout, but the code must
+    # name them only under kalooki_referee (else a module could load twice, under two names)
+    code = subprocess.run(
+        [sys.executable, "-c",
+         "import sys, kalooki_referee.api as a, kalooki_referee.vectors.runner, kalooki_referee.cli\n"
+         "a.create_app()\n"
+         f"print(sorted(m for m in sys.modules if m.split('.')[0] in {GENERIC!r}))"],
+        cwd=ROOT, capture_output=True, text=True, check=True)
+    assert code.stdout.strip() == "[]"
+
+
+def test_the_repository_holds_no_symbolic_link():
+    listed = subprocess.run(["git", "ls-files", "-s"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert listed.stdout.count("\n") > 100
+    assert [line for line in listed.stdout.splitlines() if line.startswith("120000 ")] == []
+
+
+def test_a_checkout_imports_its_own_folders(tmp_path):
+    # a copy of the checkout (as tools/mutation.py makes) imports the copy's rules/api/vectors, even
+    # with this checkout installed in editable mode
+    for name in ("kalooki_referee", "rules", "api", "vectors"):
+        subprocess.run(["cp", "-r", str(ROOT / name), str(tmp_path / name)], check=True)
+    (tmp_path / "openapi.yaml").write_text((ROOT / "openapi.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    code = subprocess.run(
+        [sys.executable, "-c",
+         "import kalooki_referee.rules.cards as r, kalooki_referee.api.openapi as a, kalooki_referee.vectors.suite as v\n"
+         "print(r.__file__, a.__file__, v.__file__, a.OPENAPI_PATH, sep='\\n')"],
+        cwd=tmp_path, capture_output=True, text=True, check=True)
+    paths = [Path(line) for line in code.stdout.split()]
+    assert len(paths) == 4 and all(p.is_relative_to(tmp_path.resolve()) for p in paths), code.stdout
+
+
+@pytest.mark.slow
+def test_a_clone_without_symbolic_links_installs_and_runs_vectors(tmp_path):
+    if subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True).returncode != 0:
+        pytest.skip("not a git checkout")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "-c", "core.symlinks=false", str(ROOT), str(clone)],
+                   check=True, timeout=300)
+    # nothing in the clone is a link's stand-in: every tracked file is a regular file or folder
+    tracked = subprocess.run(["git", "ls-files"], cwd=clone, capture_output=True, text=True, check=True).stdout
+    assert (clone / "kalooki_referee" / "__init__.py").is_file() and (clone / "openapi.yaml").stat().st_size > 10_000
+    assert not [f for f in tracked.split() if (clone / f).is_symlink() or not (clone / f).exists()]
+
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    bin_ = venv / "bin"
+    subprocess.run([str(bin_ / "pip"), "install", "-q", "-e", str(clone)], check=True, cwd=work, timeout=900)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    for cwd in (work, clone):  # through the installed package, and from the clone's own folder
+        code = subprocess.run(
+            [str(bin_ / "python"), "-c",
+             "import kalooki_referee, kalooki_referee.rules.cards as r, kalooki_referee.api as a\n"
+             "a.create_app(); print(r.__file__)"],
+            cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+        assert code.returncode == 0, code.stderr[-3000:]
+        assert Path(code.stdout.strip()) == clone.resolve() / "rules" / "cards.py"
+    run = subprocess.run([str(bin_ / "kalooki-vectors"), "--variant", "british_max151", "--variant", "jamaican_baby"],
+                         cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    summary = re.search(r"vectors: (\d+) passed, (\d+) failed, (\d+) errors", run.stdout)
+    assert summary and int(summary[1]) >= 20 and summary.group(2, 3) == ("0", "0"), run.stdout[-2000:]
+
+
+@pytest.mark.slow
+def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
+    dist = tmp_path / "dist"
+    subprocess.run([sys.executable, "-m", "build", "--outdir", str(dist), str(ROOT)],
+                   check=True, capture_output=True, timeout=600)
+    wheel = next(dist.glob("*.whl"))
+    sdist = next(dist.glob("*.tar.gz"))
+
+    # neither archive holds a link, and the wheel holds nothing at the top but the one package
+    names = zipfile.ZipFile(wheel).namelist()
+    tops = {n.split("/")[0] for n in names}
+    assert tops == {"kalooki_referee", f"kalooki_referee-{kalooki_referee.__version__}.dist-info"}
+    for needed in ("kalooki_referee/api/openapi.yaml", "kalooki_referee/vectors/conformance.md", "kalooki_referee/api/gunicorn_conf.py",
+                   "kalooki_referee/rules/variants/british.yaml", "kalooki_referee/vectors/VERSION",
+                   "kalooki_referee/py.typed"):
+        assert needed in names
+    with tarfile.open(sdist) as archive:
+        assert not [m.name for m in archive.getmembers() if m.issym() or m.islnk()]
+
+    # a fresh virtual environment, in a folder with no repository beside it
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    venv = work / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
+    bin_ = venv / "bin"
+    subprocess.run([str(bin_ / "pip"), "install", "-q", str(wheel)], check=True, cwd=work, timeout=600)
+    shown = subprocess.run([str(bin_ / "pip"), "show", "-f", "kalooki-referee"], check=True, cwd=work,
+                           capture_output=True, text=True).stdout
+    files = shown.split("Files:", 1)[1].split()
+    assert not [f for f in files if f.split("/")[0] in GENERIC]
+    assert any(f.startswith("kalooki_referee/rules/") for f in files)
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    command = [str(bin_ / "kalooki-referee"), "serve", "--bind", f"127.0.0.1:{port}", "--workers", "2"]
+    with served_by(command, port=port, cwd=work, env=env, log=tmp_path / "server.log") as base:
+        run = subprocess.run([str(bin_ / "kalooki-conformance"), "--base-url", base],
+                             cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    summary = re.search(r"vectors: (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped", run.stdout)
+    assert summary and int(summary[1]) >= 3000 and summary.group(2, 3, 4) == ("0", "0", "0"), run.stdout[-2000:]

@@ -1,0 +1,1 @@
+"""Tests of the rules core: the engine, variants, games, settlement, tournaments, unseen cards, random play."""
