@@ -20,6 +20,7 @@ def create_app(config: dict | None = None) -> Flask:
     if config:
         app.config.update(config)
 
+    from .cards import bp as cards
     from .docs import bp as docs
     from .page import bp as page_bp
     from .signing import load_key
@@ -34,6 +35,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(bp)
     app.register_blueprint(page_bp)
     app.register_blueprint(docs)
+    app.register_blueprint(cards)
     warm()  # load the variants and compile the validators now, not on a worker's first requests
     deadline.install(app)
 
