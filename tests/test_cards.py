@@ -79,6 +79,11 @@ def test_a_joker_standing_for_a_card_and_the_back(client):
     assert root.get("aria-label") == "the back of a card" and not list(root.iter(SVG + "text"))
 
 
+@pytest.mark.parametrize("code,same_as", [("TS", "10S"), ("0H", "10H"), ("JK(=TC)", "JK(=10C)"), ("JK(=0)", "JK(=10)")])
+def test_a_ten_written_t_or_0_is_the_same_picture(client, code, same_as):
+    assert client.get(f"/v1/cards/{code}.svg").get_data() == client.get(f"/v1/cards/{same_as}.svg").get_data()
+
+
 def test_a_picture_is_cacheable_and_revalidates(client):
     _, answer = _picture(client, "QS")
     etag = answer.headers["ETag"]
