@@ -12,12 +12,12 @@ from typing import Any
 
 from flask import Flask
 
-from . import deadline, docs, errors, games, keys, ops, page, resources, suite, verdicts
+from . import cards, deadline, docs, errors, games, keys, ops, page, resources, suite, verdicts
 from .signing import load_key
 from .warmup import warm
 from .wire import MAX_BODY_BYTES
 
-BLUEPRINTS = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp)
+BLUEPRINTS = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp, cards.bp)
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:

@@ -1,6 +1,7 @@
-// Cards drawn as pictures: each card code of the wire format (docs/wire-format.md) becomes an inline
-// SVG with its rank and suit symbol, red for hearts and diamonds, black for spades and clubs; a joker
-// is drawn apart (and, in a meld, says which card it stands for).  No card is ever shown as its code.
+// Cards shown as pictures: each card code of the wire format (docs/wire-format.md) becomes an inline
+// SVG named in words that shows the referee's picture of it (GET /v1/cards/{code}.svg: rank and suit
+// symbol, red for hearts and diamonds, black for spades and clubs; a joker apart, and, in a meld, the
+// card it stands for).  No card is ever shown as its code.
 "use strict";
 
 const Cards = (() => {
@@ -46,36 +47,24 @@ const Cards = (() => {
     return node;
   }
 
-  // One card as an <svg> (60 x 84 units), with an accessible name.
+  // The picture of a card (or of the back) as the referee serves it: GET /v1/cards/{code}.svg, the
+  // one place cards are drawn (api/cards.py), cacheable, for this page and for any app alike.
+  function url(code) { return `/v1/cards/${encodeURIComponent(code)}.svg`; }
+
+  // One card as an <svg> (60 x 84 units) with an accessible name, showing the served picture.
   function picture(code, options) {
     const opts = options || {};
     const c = parse(code);
     const svg = el("svg", {viewBox: "0 0 60 84", class: "card-svg", role: "img", "aria-label": name(code)});
     svg.appendChild(el("title", {}, name(code)));
-    if (!c) {
+    if (!c) {  // not a card: no picture to ask for
       svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face unknown"}));
       svg.appendChild(el("text", {x: 30, y: 50, "text-anchor": "middle", class: "card-big"}, "?"));
       return svg;
     }
-    if (c.joker) {
-      svg.classList.add("joker");
-      svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face joker-face"}));
-      svg.appendChild(el("text", {x: 30, y: 42, "text-anchor": "middle", class: "joker-star"}, "\u2605"));
-      svg.appendChild(el("text", {x: 30, y: 17, "text-anchor": "middle", class: "joker-word"}, "JOKER"));
-      if (c.rank) {
-        const red = c.suit && SUITS[c.suit].red;
-        svg.appendChild(el("text", {x: 30, y: 74, "text-anchor": "middle", class: "joker-as " + (red ? "red" : "black")},
-                           "= " + c.rank + (c.suit ? SUITS[c.suit].symbol : "")));
-      }
-      return svg;
-    }
-    const suit = SUITS[c.suit];
-    svg.classList.add(suit.red ? "red" : "black");
-    svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "card-face"}));
-    svg.appendChild(el("text", {x: 6, y: 18, class: "card-rank"}, c.rank));
-    svg.appendChild(el("text", {x: 6, y: 32, class: "card-small-suit"}, suit.symbol));
-    svg.appendChild(el("text", {x: 30, y: 62, "text-anchor": "middle", class: "card-big"}, suit.symbol));
+    svg.classList.add(c.joker ? "joker" : (SUITS[c.suit].red ? "red" : "black"));
     if (opts.small) svg.classList.add("small");
+    svg.appendChild(el("image", {href: url(code), width: 60, height: 84}));
     return svg;
   }
 
@@ -84,8 +73,7 @@ const Cards = (() => {
     const label = count === 1 ? "the stock: 1 card" : `the stock: ${count} cards`;
     const svg = el("svg", {viewBox: "0 0 60 84", class: "card-svg card-back", role: "img", "aria-label": label});
     svg.appendChild(el("title", {}, label));
-    svg.appendChild(el("rect", {x: 1, y: 1, width: 58, height: 82, rx: 6, class: "back-face"}));
-    svg.appendChild(el("rect", {x: 7, y: 7, width: 46, height: 70, rx: 4, class: "back-inner"}));
+    svg.appendChild(el("image", {href: url("back"), width: 60, height: 84}));
     svg.appendChild(el("text", {x: 30, y: 50, "text-anchor": "middle", class: "back-count"}, String(count)));
     return svg;
   }
@@ -114,5 +102,5 @@ const Cards = (() => {
     return words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
   }
 
-  return {parse, name, names, picture, back, card, row, SUITS, RANKS};
+  return {parse, name, names, picture, back, card, row, url, SUITS, RANKS};
 })();

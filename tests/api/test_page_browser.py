@@ -222,6 +222,13 @@ def test_stepping_through_a_recorded_hand_to_its_disputed_move_and_ruling(open_p
     assert ("red" if code[-1] in "HD" else "black") in some.locator("svg").get_attribute("class")
     joker = position.locator(".card[data-card='JK'] svg")
     expect(joker.first).to_have_class(re.compile(r"\bjoker\b"))
+    # each picture is the referee's own (GET /v1/cards/{code}.svg), and the browser has loaded it
+    href = some.locator("svg image").get_attribute("href")
+    assert href == f"/v1/cards/{code}.svg"
+    loaded = page.evaluate("""async (hrefs) => Promise.all(hrefs.map(async (h) => {
+        const r = await fetch(h); return [r.status, r.headers.get("content-type")]; }))""",
+                           sorted({i.get_attribute("href") for i in position.locator(".card svg image").all()}))
+    assert loaded and all(status == 200 and kind.startswith("image/svg+xml") for status, kind in loaded)
     screenshot(page, "dispute-first-illegal-step")
 
     # the rules of the variant are readable by topic, the broken rule among them with its ruling
