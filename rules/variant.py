@@ -37,7 +37,11 @@ def variant_schema() -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1)
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(variant_schema())
+    """The variant file's metadata checked by the schema; its parameters are left to ``load_rules`` (the
+    same declarations, whose messages name the known fields beside an unknown one) and the cross checks."""
+    metadata = {k: v for k, v in variant_schema().items() if k not in ("allOf", "$defs")}
+    metadata["required"] = [*metadata["required"], "clauses"]   # (a child's, merged from its parent's)
+    return jsonschema.Draft202012Validator(metadata)
 
 
 def _freeze(value: Any) -> Any:
