@@ -18,6 +18,10 @@ from types import MappingProxyType, UnionType
 from typing import Any, Callable, Iterator, Mapping, Union, get_args, get_origin, get_type_hints
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+from .clause_ids import (DEAL_BABY_EIGHT_EVERY_HAND, DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_JAMAICAN_CARDS_PER_HAND,
+                         DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS, DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS,
+                         DECK_JAMAICAN_PACKS_BY_PLAYERS)
+from .clauses import enforces
 
 # -- choices ------------------------------------------------------------------------------------
 
@@ -137,6 +141,7 @@ class Pack:
     def size(self) -> int:
         return 52 * self.decks + self.jokers
 
+    @enforces(DECK_JAMAICAN_PACKS_BY_PLAYERS)
     def for_players(self, players: int) -> "Pack":
         """The pack a table of ``players`` plays with (``by_players``, else ``decks`` and ``jokers``)."""
         other = self.by_players.get(players) if self.by_players is not None else None
@@ -157,6 +162,7 @@ class Deal:
     dealer_cut_bonus: int | None = param(
         "points to a dealer whose cut is exactly the cards dealt (null: none)", lo=-1000, hi=1000, default=None)
 
+    @enforces(DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS)
     def cards_for(self, players: int) -> int:
         """Cards dealt to each player at a table of ``players``."""
         if self.cards_by_players is not None and players in self.cards_by_players:
@@ -398,6 +404,16 @@ class Rules:
         """The pack of a table of ``players``."""
         return self.pack.for_players(players)
 
+    # DEAL_JAMAICAN_CARDS_PER_HAND: the cards dealt are the hand's row of the variant's contract table, the
+    #   hand number carried by the state
+    # DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS: the cards dealt are the hand's row of the variant's contract
+    #   table, the hand number carried by the state
+    # DEAL_BABY_SIX_SEVEN_EIGHT: the cards dealt are the hand's row of the variant's contract table, the hand
+    #   number carried by the state
+    # DEAL_BABY_EIGHT_EVERY_HAND: the cards dealt are the hand's row of the variant's contract table, the
+    #   hand number carried by the state
+    @enforces(DEAL_JAMAICAN_CARDS_PER_HAND, DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS,
+              DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_BABY_EIGHT_EVERY_HAND)
     def cards_for(self, players: int, hand: int = 0) -> int:
         """Cards dealt to each of ``players`` in hand number ``hand`` (a contract game's schedule;
         0 where hands are not numbered)."""
