@@ -14,11 +14,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any, get_args, get_origin
+from dataclasses import fields as dataclass_fields
+from dataclasses import is_dataclass
+from enum import StrEnum
+from typing import Any, Mapping, get_args, get_origin
 
 import yaml
 
-from kalooki_referee.rules.params import Rules, declared, json_schema, wire_value
+from kalooki_referee.rules.params import Rules, declared
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT_SCHEMA = ROOT / "rules" / "variant.schema.yaml"
@@ -36,6 +39,68 @@ RULES_DESCRIPTION = (
     "naming the field under /rules.")
 CHECKED_BY = ("rules/params.py: the service checks a request's rules by the declaration this schema is derived "
               "from, after merging them over the variant's (a 422 invalid-rules naming the field)")
+
+
+# -- the declarations as JSON Schema ------------------------------------------------------------------
+
+def wire_value(value: Any) -> Any:
+    """A declared default as the wire writes it."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: wire_value(getattr(value, f.name)) for f in dataclass_fields(value)}
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return [wire_value(v) for v in value]
+    return value
+
+
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    if "enum" in schema:
+        return {**schema, "type": [schema["type"], "null"], "enum": [*schema["enum"], None]}
+    return {**schema, "type": [schema["type"], "null"]}
+
+
+def _bounds(_meta: Mapping[str, Any], low: str, high: str, lo: Any, hi: Any) -> dict[str, Any]:
+    return {k: v for k, v in ((low, lo), (high, hi)) if v is not None}
+
+
+def _json_of(kind: Any, meta: Mapping[str, Any], partial: bool) -> dict[str, Any]:
+    origin, args = get_origin(kind), get_args(kind)
+    size = meta["size"] or (None, None)
+    if kind is bool:
+        return {"type": "boolean", "const": meta["const"]} if meta["const"] is not None else {"type": "boolean"}
+    if kind is int:
+        return {"type": "integer", **_bounds(meta, "minimum", "maximum", meta["lo"], meta["hi"])}
+    if isinstance(kind, type) and issubclass(kind, StrEnum):
+        return {"type": "string", "enum": [m.value for m in kind]}
+    if isinstance(kind, type) and is_dataclass(kind):
+        return json_schema(kind, partial)
+    if origin is tuple:
+        item = ({"type": "integer", **_bounds(meta, "minimum", "maximum", meta["lo"], meta["hi"])} if args[0] is int
+                else {"type": "string", "enum": list(meta["choices"])})
+        return {"type": "array", "items": item, **_bounds(meta, "minItems", "maxItems", *size)}
+    names = ({"pattern": str(meta["keys"]).replace("\\Z", "$")} if args[0] is int
+             else _bounds(meta, "minLength", "maxLength", *meta["keys"]))
+    value = (_json_of(args[1], {**meta, "const": None}, partial) if args[1] is int
+             else json_schema(args[1], partial))
+    return {"type": "object", "propertyNames": names, "additionalProperties": value,
+            **_bounds(meta, "minProperties", "maxProperties", *size)}
+
+
+def json_schema(group: type = Rules, partial: bool = False) -> dict[str, Any]:
+    """The JSON Schema of a group's parameters: every one, with what it means, its type, range and (where
+    a file may leave it out) its default; unknown keys refused.  ``partial``: nothing required (house
+    rules, and the file of a variant that extends another, give only what they change)."""
+    properties: dict[str, Any] = {}
+    for p in declared(group):
+        schema = _json_of(p.kind, p.meta, partial)
+        schema = _nullable(schema) if p.nullable else schema
+        if not p.required and not partial:  # (a house rule's default is the variant's value)
+            schema["default"] = wire_value(p.default)
+        properties[p.name] = {"description": p.meta["doc"], **schema}
+    required = [] if partial else [p.name for p in declared(group) if p.required]
+    return {"type": "object", "additionalProperties": False, **({"required": required} if required else {}),
+            "properties": properties}
 
 
 def _dump(value: Any, indent: int) -> str:
