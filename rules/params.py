@@ -457,8 +457,7 @@ class _ByNumber(fields.Dict):
     """A table keyed by a number written as a string ("5": ...): read with integer keys."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if value is None:
-            return None
+        # (null never gets here: marshmallow answers it by the field's allow_none)
         entries: Callable[..., dict[str, Any]] = super()._deserialize  # unannotated in marshmallow
         out = entries(value, attr, data, **kwargs)
         return MappingProxyType({int(k): v for k, v in out.items()})
@@ -572,69 +571,8 @@ def _walk(messages: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...
                 yield from _walk(value, path + (str(key),))
     else:
         for m in (messages if isinstance(messages, list) else [messages]):
-            if isinstance(m, (dict, list)):
+            if isinstance(m, (dict, list)):  # pragma: no cover - marshmallow lists messages as strings; kept for safety
                 yield from _walk(m, path)
             else:
                 yield path, str(m)
 
-
-# -- the same declarations as JSON Schema and as a table (python -m tools.params --write) ----------
-
-def wire_value(value: Any) -> Any:
-    """A declared default as the wire writes it."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: wire_value(getattr(value, f.name)) for f in dataclass_fields(value)}
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, tuple):
-        return [wire_value(v) for v in value]
-    return value
-
-
-def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
-    if "enum" in schema:
-        return {**schema, "type": [schema["type"], "null"], "enum": [*schema["enum"], None]}
-    return {**schema, "type": [schema["type"], "null"]}
-
-
-def _bounds(_meta: Mapping[str, Any], low: str, high: str, lo: Any, hi: Any) -> dict[str, Any]:
-    return {k: v for k, v in ((low, lo), (high, hi)) if v is not None}
-
-
-def _json_of(kind: Any, meta: Mapping[str, Any], partial: bool) -> dict[str, Any]:
-    origin, args = get_origin(kind), get_args(kind)
-    size = meta["size"] or (None, None)
-    if kind is bool:
-        return {"type": "boolean", "const": meta["const"]} if meta["const"] is not None else {"type": "boolean"}
-    if kind is int:
-        return {"type": "integer", **_bounds(meta, "minimum", "maximum", meta["lo"], meta["hi"])}
-    if isinstance(kind, type) and issubclass(kind, StrEnum):
-        return {"type": "string", "enum": [m.value for m in kind]}
-    if isinstance(kind, type) and is_dataclass(kind):
-        return json_schema(kind, partial)
-    if origin is tuple:
-        item = ({"type": "integer", **_bounds(meta, "minimum", "maximum", meta["lo"], meta["hi"])} if args[0] is int
-                else {"type": "string", "enum": list(meta["choices"])})
-        return {"type": "array", "items": item, **_bounds(meta, "minItems", "maxItems", *size)}
-    names = ({"pattern": str(meta["keys"]).replace("\\Z", "$")} if args[0] is int
-             else _bounds(meta, "minLength", "maxLength", *meta["keys"]))
-    value = (_json_of(args[1], {**meta, "const": None}, partial) if args[1] is int
-             else json_schema(args[1], partial))
-    return {"type": "object", "propertyNames": names, "additionalProperties": value,
-            **_bounds(meta, "minProperties", "maxProperties", *size)}
-
-
-def json_schema(group: type = Rules, partial: bool = False) -> dict[str, Any]:
-    """The JSON Schema of a group's parameters: every one, with what it means, its type, range and (where
-    a file may leave it out) its default; unknown keys refused.  ``partial``: nothing required (house
-    rules, and the file of a variant that extends another, give only what they change)."""
-    properties: dict[str, Any] = {}
-    for p in declared(group):
-        schema = _json_of(p.kind, p.meta, partial)
-        schema = _nullable(schema) if p.nullable else schema
-        if not p.required:
-            schema["default"] = wire_value(p.default)
-        properties[p.name] = {"description": p.meta["doc"], **schema}
-    required = [] if partial else [p.name for p in declared(group) if p.required]
-    return {"type": "object", "additionalProperties": False, **({"required": required} if required else {}),
-            "properties": properties}
