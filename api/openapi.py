@@ -57,6 +57,16 @@ def _python_anchors(node: dict[str, Any]) -> dict[str, Any]:
     return node
 
 
+def _checked_by_the_core(node: dict[str, Any]) -> dict[str, Any]:
+    """A schema the rules core checks itself (``x-checked-by``: a request's house rules, typed in the
+    document for clients, loaded by rules/params.py from the same declarations after they are merged
+    over the variant's) is checked here only for its shape and size, so that the core's answer (a 422
+    invalid-rules naming the field) is the one a client gets."""
+    if "x-checked-by" in node:
+        return {k: node[k] for k in ("type", "maxProperties") if k in node}
+    return node
+
+
 # Every string a card-code pattern can accept is short and drawn from a small alphabet, so the
 # pattern is also a finite set: the fast validator checks membership in that set (an ``enum``),
 # which costs a fraction of running the regular expression on each of a state's hundred cards.
@@ -76,7 +86,7 @@ def _enumerated(node: dict[str, Any]) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=None)
 def _validator(component: str) -> jsonschema.Draft202012Validator:
-    doc = _rewrite(openapi_document(), _python_anchors)
+    doc = _rewrite(_rewrite(openapi_document(), _checked_by_the_core), _python_anchors)
     registry = Registry().with_resource(_BASE, DRAFT202012.create_resource(doc))
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
               "$ref": f"{_BASE}#/components/schemas/{component}"}
@@ -116,7 +126,7 @@ def _fast(component: str) -> jsonschema_rs.Draft7Validator:
         ref = node.get("$ref")
         if isinstance(ref, str):
             node = {**node, "$ref": ref.replace("#/components/schemas/", "#/definitions/")}
-        return _enumerated(node)
+        return _enumerated(_checked_by_the_core(node))
     schema = {"$schema": "http://json-schema.org/draft-07/schema#",
               "definitions": _rewrite(openapi_document()["components"]["schemas"], draft7),
               "$ref": f"#/definitions/{component}"}

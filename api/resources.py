@@ -59,8 +59,7 @@ def clauses() -> Mapping[str, dict[str, Any]]:
         cited_as = {cid} | stands_for.get(cid, set())
         touching = [(v, d) for v in variants for d in v.decisions
                     if any(d["id"] in v.rulings(x) for x in cited_as)]
-        enforced = c.get("enforced_by") or {}
-        parameters = set(enforced.get("parameters") or ())
+        parameters = set(c.get("parameters") or ())
         if c.get("parameter"):
             parameters.add(c["parameter"]["pointer"])
         parameters.update(d["switch"] for _, d in touching if d.get("switch"))

@@ -10,9 +10,22 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping, TypedDict
+from typing import Any, Callable, Mapping, TypedDict, TypeVar
 
 import yaml
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def enforces(*clause_ids: str) -> Callable[[F], F]:
+    """Marks the code that decides these clauses where no one line cites them: a rule that holds by
+    what the code allows (a discard legal whether or not the player melded), or a number the code
+    reads from a parameter (the cards dealt).  It names each clause by its constant, so that "find
+    usages" of the constant lands on the function; the function itself is returned unchanged."""
+    def mark(function: F) -> F:
+        return function
+    return mark
+
 
 REGISTRY_PATH = Path(__file__).resolve().parent / "clauses.yaml"
 REFEREE_PATH = Path(__file__).resolve().parent / "referee-clauses.yaml"

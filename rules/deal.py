@@ -27,6 +27,14 @@ from .errors import MalformedInput, Problem
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
 from .state import Phase, Player, State, check_state
 from .variant import Variant
+from .clause_ids import (CUT_BY_PLAYER_ON_DEALERS_RIGHT, CUT_JOKER_EXPOSED_KEPT_BY_CUTTER,
+                         DEAL_BABY_EIGHT_EVERY_HAND, DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_DENEXA_FIFTEEN_EACH,
+                         DEAL_JAMAICAN_CARDS_PER_HAND, DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS,
+                         DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS, DEAL_SINGLY_THIRTEEN_EACH, DEAL_UK_NO_UPCARD,
+                         DEAL_UK_PACKETS_3_2_3_2_3, DEAL_UPCARD_STARTS_DISCARD_PILE,
+                         DECK_JAMAICAN_PACKS_BY_PLAYERS, DECK_THREE_PACKS_THREE_JOKERS,
+                         DECK_TWO_PACKS_FOUR_JOKERS, DECK_TWO_PACKS_TWO_JOKERS)
+from .clauses import enforces
 
 
 class DealRecord(TypedDict):
@@ -51,6 +59,12 @@ def cut_count(seed: str, pack_size: int) -> int:
     return 4 + seeded_number(seed, "cut") % (pack_size - 7)
 
 
+@enforces(DECK_TWO_PACKS_TWO_JOKERS, DECK_THREE_PACKS_THREE_JOKERS, DECK_TWO_PACKS_FOUR_JOKERS,
+          DECK_JAMAICAN_PACKS_BY_PLAYERS, CUT_BY_PLAYER_ON_DEALERS_RIGHT, CUT_JOKER_EXPOSED_KEPT_BY_CUTTER,
+          DEAL_SINGLY_THIRTEEN_EACH, DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS, DEAL_DENEXA_FIFTEEN_EACH,
+          DEAL_UK_PACKETS_3_2_3_2_3, DEAL_JAMAICAN_CARDS_PER_HAND, DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS,
+          DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_BABY_EIGHT_EVERY_HAND, DEAL_UPCARD_STARTS_DISCARD_PILE,
+          DEAL_UK_NO_UPCARD)
 def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | None = None,
          scores: dict[str, int] | None = None, hand: int | None = None) -> tuple[State, DealRecord]:
     """The state at the start of a hand (hand number ``hand`` of a contract game: its first hand

@@ -46,6 +46,19 @@ from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
 from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, free_meld_id, replace, unaccounted
 from .variant import Variant
+from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
+                         DRAW_DISCARD_FREE_AFTER_INITIAL_MELD, DRAW_FIRST_PLAY_FREE_UPCARD,
+                         DRAW_JAMAICAN_DISCARD_OPEN_BEFORE_LAYING, GAME_EACH_HAND_SETTLED_SEPARATELY,
+                         GAME_NORTH_AMERICAN_WINNER_COLLECTS_POINTS, INITIAL_MELD_BUILDS_NOT_COUNTED,
+                         INITIAL_MELD_KALOOKIE_EXEMPT, INITIAL_MELD_LATER_MELDS_ANY_VALUE,
+                         INITIAL_MELD_LAYOFFS_COUNT_WITH_OWN_MELD, INITIAL_MELD_SEVERAL_MELDS_SUMMED,
+                         KALOOKIE_BUILDS_NEED_FORTY_NEW_FIRST, KALOOKIE_DEFINITION,
+                         KALOOKIE_DOUBLE_PENALTIES_VARIANT, KALOOKIE_NO_BONUS_NORTH_AMERICA,
+                         KALUKI_DOUBLES_PER_CARD_PAYMENTS, MELD_RUN_LONG_SEQUENCE_MAY_SPLIT,
+                         SCORE_PER_CARD_PAYMENTS, STAKES_DENEXA_TOKENS,
+                         STAKES_UK_REWARD_PAYMENTS, STOCK_NO_RESHUFFLE_VARIANT, STOCK_RESHUFFLE_ONCE,
+                         STOCK_SECOND_EXHAUSTION_VOIDS_HAND, TURN_MELDING_OPTIONAL)
+from .clauses import enforces
 
 
 @dataclass(frozen=True)
@@ -317,6 +330,10 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
 
 # -- draw ---------------------------------------------------------------------------------------
 
+# DRAW_JAMAICAN_DISCARD_OPEN_BEFORE_LAYING: free: a player who has not laid down takes the top discard with
+#   nothing owed
+@enforces(DRAW_FIRST_PLAY_FREE_UPCARD, DRAW_DISCARD_FREE_AFTER_INITIAL_MELD,
+          DRAW_JAMAICAN_DISCARD_OPEN_BEFORE_LAYING)
 def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], at: str = "") -> State:
     if state.phase != Phase.DRAW:
         raise Illegal(TURN_DRAW_MELD_DISCARD, "a turn has exactly one draw, and this turn has drawn")
@@ -556,6 +573,15 @@ def _use_possible(variant: Variant, state: State, card: Card) -> bool:
 
 # -- meld ---------------------------------------------------------------------------------------
 
+# INITIAL_MELD_LAYOFFS_COUNT_WITH_OWN_MELD: lay-offs count only inside a meld action, which lays one new meld
+#   or more
+# INITIAL_MELD_LATER_MELDS_ANY_VALUE: the minimum is checked only on the turn a player opens
+# KALOOKIE_BUILDS_NEED_FORTY_NEW_FIRST: a build needs the builder opened, and the opening counts only the new
+#   melds
+@enforces(MELD_RUN_LONG_SEQUENCE_MAY_SPLIT, INITIAL_MELD_SEVERAL_MELDS_SUMMED,
+          INITIAL_MELD_BUILDS_NOT_COUNTED, INITIAL_MELD_LAYOFFS_COUNT_WITH_OWN_MELD,
+          INITIAL_MELD_LATER_MELDS_ANY_VALUE, INITIAL_MELD_KALOOKIE_EXEMPT,
+          KALOOKIE_BUILDS_NEED_FORTY_NEW_FIRST)
 def _meld(variant: Variant, state: State, action: MeldAction, events: list[ev.Event], at: str) -> State:
     player = state.current
     melds: list[Meld] = []
@@ -624,6 +650,9 @@ def _table_meld(state: State, meld_id: str, at: str) -> TableMeld:
     return m
 
 
+# BUILD_ONTO_ANY_PLAYERS_MELD: any meld on the table is a target, whoever owns it; only the builder's own
+#   opening is required
+@enforces(BUILD_ONTO_ANY_PLAYERS_MELD, KALOOKIE_BUILDS_NEED_FORTY_NEW_FIRST)
 def _build(variant: Variant, state: State, action: Build, events: list[ev.Event], at: str) -> State:
     player = state.current
     if variant.rules.building.requires_opening and not player.opened:
@@ -844,6 +873,11 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 
 # -- discard and the end of a turn --------------------------------------------------------------
 
+# TURN_MELDING_OPTIONAL: a discard is legal whether or not the player melded
+# DISCARD_JAMAICAN_ANY_OTHER_CARD: any held card may be discarded; only a joker is refused, where
+#   /discarding/joker is false
+@enforces(TURN_MELDING_OPTIONAL, DISCARD_JAMAICAN_ANY_OTHER_CARD, STOCK_RESHUFFLE_ONCE,
+          STOCK_SECOND_EXHAUSTION_VOIDS_HAND, STOCK_NO_RESHUFFLE_VARIANT)
 def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
     player = state.current
     hand = _take(variant, state, player.hand, [action.card], "discard")
@@ -882,6 +916,13 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
+# KALOOKIE_DEFINITION: a hand won on the turn the winner opened is a kalookie
+# STAKES_DENEXA_TOKENS: only in part: the referee keeps the payments in units; the tokens shared out at the
+#   start and their money value are the players' affair
+@enforces(GAME_NORTH_AMERICAN_WINNER_COLLECTS_POINTS, GAME_EACH_HAND_SETTLED_SEPARATELY, KALOOKIE_DEFINITION,
+          KALOOKIE_NO_BONUS_NORTH_AMERICA, KALUKI_DOUBLES_PER_CARD_PAYMENTS,
+          KALOOKIE_DOUBLE_PENALTIES_VARIANT, SCORE_PER_CARD_PAYMENTS, STAKES_UK_REWARD_PAYMENTS,
+          STAKES_DENEXA_TOKENS)
 def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event]) -> State:
     """Settle a won hand under the variant's scoring model (rules/settlement.py): the result, each
     player's new total, the call-up or kalookie event."""

@@ -26,6 +26,15 @@ from .settlement import carried, game_settlement
 from .shuffle import seed_text, shuffled
 from .state import HandResult, Phase, State, state_from_dict
 from .variant import Variant
+from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEALER_ROTATION_JAMAICAN,
+                         GAME_BABY_THREE_HANDS, GAME_EACH_HAND_SETTLED_SEPARATELY,
+                         GAME_ELIMINATION_LAST_SURVIVOR_WINS, GAME_JAMAICAN_KALOOKI_HANDS_1_4,
+                         GAME_JAMAICAN_NINE_HANDS_LOWEST_TOTAL, GAME_JAMAICAN_SUPER_KALOOKI_HANDS_5_9,
+                         GAME_NORTH_AMERICAN_WINNER_COLLECTS_POINTS, SEATING_ACE_TO_N_DRAW,
+                         STAKES_BRITISH_SCHEMES, STAKES_POOL_TO_LAST_SURVIVOR, STAKES_SWEDISH_RATIO,
+                         STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
+                         STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
+from .clauses import enforces
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
 STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
@@ -142,6 +151,7 @@ class GameVerdict:
 
 # -- starting a game ----------------------------------------------------------------------------
 
+@enforces(STAKES_BRITISH_SCHEMES, STAKES_SWEDISH_RATIO)
 def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[tuple[str, int], ...]:
     if stakes is None:
         chosen = dict(variant.rules.stakes.as_pairs())
@@ -165,6 +175,7 @@ def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[
     return tuple((k, chosen[k]) for k in STAKE_KEYS)
 
 
+@enforces(SEATING_ACE_TO_N_DRAW)
 def seating_draw(players: list[str], seed: str, order: str = "clockwise") -> tuple[list[str], dict[str, str]]:
     """Deal one card each from ace up to the number of players (shuffled from ``seed`` with the
     purpose ``seating``): the ace holder deals first; the holders of 2, 3, ... sit from the dealer in
@@ -201,11 +212,16 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     return game, {**record, "events": [e.to_dict() for e in events]}
 
 
+@enforces(GAME_JAMAICAN_NINE_HANDS_LOWEST_TOTAL, GAME_JAMAICAN_KALOOKI_HANDS_1_4,
+          GAME_JAMAICAN_SUPER_KALOOKI_HANDS_5_9, GAME_BABY_THREE_HANDS, STOCK_JAMAICAN_REDEAL_SAME_CONTRACT)
 def hands_won(game: Game) -> int:
     """Hands of the game that were played out (a void hand is dealt again: it does not count)."""
     return sum(1 for row in game.sheet if row.get("how") != "void")
 
 
+# STOCK_JAMAICAN_REDEAL_SAME_CONTRACT: a void hand does not count, so the next deal is the same row of the
+#   contract table
+@enforces(STOCK_JAMAICAN_REDEAL_SAME_CONTRACT)
 def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[ev.Event]]:
     """Deal the game's next hand: in a contract game the next hand of the contract table (the same
     hand again after a void one), the dealer's exact cut earning its bonus (``deal.dealer_cut_bonus``)."""
@@ -512,6 +528,8 @@ def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.E
     return game, verdict.state
 
 
+@enforces(GAME_ELIMINATION_LAST_SURVIVOR_WINS, GAME_NORTH_AMERICAN_WINNER_COLLECTS_POINTS,
+          GAME_EACH_HAND_SETTLED_SEPARATELY)
 def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[ev.Event]) -> Game:
     """Put a finished hand on the sheet: penalties, payments, eliminations and buy-in offers."""
     limit = variant.rules.game.limit
@@ -570,6 +588,12 @@ def _clockwise_from_left_of(game: Game, pid: str) -> list[str]:
     return [ids[(i + k) % len(ids)] for k in range(1, len(ids) + 1)]
 
 
+# DEALER_ROTATION_JAMAICAN: the deal passes to the left after a hand played out and stays with the dealer
+#   after a void hand
+@enforces(DEALER_ROTATION_JAMAICAN, GAME_ELIMINATION_LAST_SURVIVOR_WINS,
+          GAME_JAMAICAN_NINE_HANDS_LOWEST_TOTAL, GAME_JAMAICAN_KALOOKI_HANDS_1_4,
+          GAME_JAMAICAN_SUPER_KALOOKI_HANDS_5_9, GAME_BABY_THREE_HANDS, STOCK_SECOND_EXHAUSTION_VOIDS_HAND,
+          STOCK_NO_RESHUFFLE_VARIANT, STAKES_POOL_TO_LAST_SURVIVOR)
 def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Game:
     active = game.active
     contract = variant.rules.contract
@@ -604,6 +628,9 @@ def _game_over(game: Game, winner: str | None, events: list[ev.Event]) -> Game:
                    sheet=game.sheet[:-1] + (row,) if game.sheet else game.sheet)
 
 
+# BUYIN_UK_STAKE_HALF_MAIN: the buy-in costs /stakes/buy_in, 2 against an initial stake of 4 in the variant
+#   file
+@enforces(BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN)
 def apply_game_action(variant: Variant, game: Game, action: GameAction, events: list[ev.Event]) -> Game:
     """Apply a game-level action (``next_hand``, ``buy_in``, ``decline``); Illegal if refused."""
     kind = action["type"]

@@ -29,6 +29,11 @@ from .clause_ids import (BUILD_RUN_EXTEND_AT_ENDS, BUILD_SET_TO_FOUR_CARDS, INIT
                          MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET,
                          MELD_SET_THREE_OR_FOUR_DISTINCT_SUITS)
 from .variant import Variant
+from .clause_ids import (BUILD_JOKER_USABLE_IN_BUILDS, CONTRACT_BABY_SCHEDULE, CONTRACT_JAMAICAN_SCHEDULE,
+                         MELD_JAMAICAN_FULL_SUIT_FOR_THREE_4S, MELD_RUN_LONG_SEQUENCE_MAY_SPLIT,
+                         VALUES_ACE11_PICTURES10_PIPS, VALUES_ACE_LOW_COUNTS_ONE_WHEN_LAID,
+                         VALUES_JOKER_IN_MELD_TAKES_REPRESENTED_VALUE, VALUES_NORTH_AMERICAN_ACE15_JOKER25)
+from .clauses import enforces
 
 _DECL = re.compile(r"^JK\(=([^)]*)\)$")
 
@@ -144,6 +149,8 @@ class Failure:
     readings: tuple[MeldDict, ...] = ()
 
 
+@enforces(VALUES_ACE11_PICTURES10_PIPS, VALUES_JOKER_IN_MELD_TAKES_REPRESENTED_VALUE,
+          VALUES_NORTH_AMERICAN_ACE15_JOKER25, VALUES_ACE_LOW_COUNTS_ONE_WHEN_LAID)
 def slot_value(slot: Slot, variant: Variant) -> int:
     rank = slot.rank
     if rank == 0:
@@ -372,6 +379,8 @@ def remembered_readings() -> Iterator[None]:
         _REMEMBERED.reset(token)
 
 
+# MELD_RUN_LONG_SEQUENCE_MAY_SPLIT: a run has no longest length, and a meld action lays any number of melds
+@enforces(MELD_RUN_LONG_SEQUENCE_MAY_SPLIT)
 def read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None = None) -> Meld | Failure:
     """The one reading of a proposed meld, or why there is none (invalid or ambiguous)."""
     memo = _REMEMBERED.get()
@@ -408,6 +417,7 @@ def _read_meld(tokens: Sequence[Token], variant: Variant, kind: str | None) -> M
                    ambiguous=True, readings=shown)
 
 
+@enforces(BUILD_JOKER_USABLE_IN_BUILDS)
 def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) -> Meld | Failure:
     """``meld`` with ``tokens`` added at its ``low`` or ``high`` end."""
     k = len(tokens)
@@ -453,6 +463,7 @@ def extend_run(meld: Meld, tokens: Sequence[Token], end: str, variant: Variant) 
     return new
 
 
+@enforces(BUILD_JOKER_USABLE_IN_BUILDS)
 def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | Failure:
     rules = variant.rules.melds.set
     clause = BUILD_SET_TO_FOUR_CARDS
@@ -478,11 +489,17 @@ def extend_set(meld: Meld, tokens: Sequence[Token], variant: Variant) -> Meld | 
     return Meld("set", tuple(sorted(slots, key=set_order)))
 
 
+@enforces(MELD_JAMAICAN_FULL_SUIT_FOR_THREE_4S)
 def is_full_suit(meld: Meld) -> bool:
     """A run holding all thirteen ranks of its suit."""
     return meld.kind == "run" and len(meld.slots) == 13
 
 
+# CONTRACT_JAMAICAN_SCHEDULE: each hand's contract is its row of the variant's contract table, read by the
+#   first lay's check
+# CONTRACT_BABY_SCHEDULE: each hand's contract is its row of the variant's contract table, read by the first
+#   lay's check
+@enforces(MELD_JAMAICAN_FULL_SUIT_FOR_THREE_4S, CONTRACT_JAMAICAN_SCHEDULE, CONTRACT_BABY_SCHEDULE)
 def contract_failure(variant: Variant, hand_number: int, melds: Sequence[Meld]) -> Failure | None:
     """Why ``melds``, laid together as a player's first lay, are not the contract of hand
     ``hand_number`` (``rules.contract``): exactly the hand's sets and runs, each possibly longer than

@@ -9,12 +9,19 @@ strings and serialise as them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+from collections import abc
+from dataclasses import MISSING, dataclass, field, is_dataclass
+from dataclasses import fields as dataclass_fields
 from enum import StrEnum
-from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping
+from types import MappingProxyType, UnionType
+from typing import Any, Callable, Iterator, Mapping, Union, get_args, get_origin, get_type_hints
 
 from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
+from .clause_ids import (DEAL_BABY_EIGHT_EVERY_HAND, DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_JAMAICAN_CARDS_PER_HAND,
+                         DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS, DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS,
+                         DECK_JAMAICAN_PACKS_BY_PLAYERS)
+from .clauses import enforces
 
 # -- choices ------------------------------------------------------------------------------------
 
@@ -78,30 +85,63 @@ class SeatingOrder(StrEnum):
 # other than by laying, and an attempt to discard a joker
 INFRACTIONS = ("missing_pluck", "missing_discard", "rested_cards", "exposed_cards", "joker_discard")
 
-# -- the typed parameters -----------------------------------------------------------------------
+# -- the typed parameters ----------------------------------------------------------------------
+#
+# Each parameter is declared once, here: its type is the field's annotation, and ``param`` gives its
+# meaning, its range and its default (a field with a default is one a variant file may leave out, for
+# the files written before it).  ``None`` in the type is a parameter the wire may set to null.  From
+# these declarations come the marshmallow schema below (which loads a variant's ``parameters`` and a
+# request's house rules into ``Rules``), the JSON Schema of the parameters in rules/variant.schema.yaml,
+# openapi.yaml's ``Rules`` and docs/parameters.md (``python -m tools.params --write`` writes the last
+# three; tests/rules/test_params.py checks them equal to what the declarations give).
+
+_NO_DEFAULT: Any = object()
+
+
+def param(doc: str, *, lo: int | None = None, hi: int | None = None, default: Any = _NO_DEFAULT,
+          const: bool | None = None, keys: str | tuple[int, int] | None = None,
+          size: tuple[int | None, int | None] | None = None, choices: tuple[str, ...] | None = None) -> Any:
+    """A parameter's declaration: ``doc``, what it means; ``lo`` and ``hi``, the range of an integer (or
+    of the integers of a list or a table); ``default``, the value of a parameter a file leaves out;
+    ``const``, the only value allowed; ``keys``, the pattern of a table's number keys (or the length of
+    its name keys); ``size``, the fewest and most entries of a list or table; ``choices``, the names a
+    list may hold."""
+    meta = {"doc": doc, "lo": lo, "hi": hi, "const": const, "keys": keys, "size": size, "choices": choices}
+    if default is _NO_DEFAULT:
+        return field(metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+_SEATS = r"^[2-8]\Z"                  # a table size, as a key ("5")
+_HANDS = r"^([1-9]|1[0-9]|20)\Z"      # a hand number of a contract game, as a key ("3")
+_MONEY = 1_000_000                    # the most units a stake or payment may be
+
 
 @dataclass(frozen=True, slots=True)
 class Players:
-    min: int
-    max: int
+    min: int = param("fewest players at a table", lo=2, hi=8)
+    max: int = param("most players at a table", lo=2, hi=8)
 
 
 @dataclass(frozen=True, slots=True)
 class PackSize:
-    decks: int
-    jokers: int
+    decks: int = param("52-card packs shuffled together", lo=1, hi=4)
+    jokers: int = param("jokers added to them", lo=0, hi=12)
 
 
 @dataclass(frozen=True, slots=True)
 class Pack:
-    decks: int
-    jokers: int
-    by_players: Mapping[int, PackSize] | None = None   # another pack at a table of that many players
+    decks: int = param("52-card packs shuffled together", lo=1, hi=4)
+    jokers: int = param("jokers added to them", lo=0, hi=12)
+    by_players: Mapping[int, PackSize] | None = param(
+        "another pack (decks, jokers) at a table of that many players, keyed by the player count", keys=_SEATS,
+        default=None)
 
     @property
     def size(self) -> int:
         return 52 * self.decks + self.jokers
 
+    @enforces(DECK_JAMAICAN_PACKS_BY_PLAYERS)
     def for_players(self, players: int) -> "Pack":
         """The pack a table of ``players`` plays with (``by_players``, else ``decks`` and ``jokers``)."""
         other = self.by_players.get(players) if self.by_players is not None else None
@@ -110,13 +150,19 @@ class Pack:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    cards_each: int
-    cards_by_players: Mapping[int, int] | None   # cards each by table size, where it depends on it
-    packets: tuple[int, ...] | None              # the deal in rounds of packets (None: one at a time)
-    upcard: bool
-    joker_on_cut: bool
-    dealer_cut_bonus: int | None = None          # points to a dealer whose cut is exactly the cards dealt
+    cards_each: int = param("cards dealt to each player", lo=1, hi=20)
+    cards_by_players: Mapping[int, int] | None = param(
+        "cards dealt to each by table size, keyed by the player count, where it depends on it (null: cards_each "
+        "at every size)", keys=_SEATS, lo=1, hi=20)
+    packets: tuple[int, ...] | None = param(
+        "the deal in rounds of packets of these sizes, adding up to the cards each (null: one card at a time)",
+        lo=1, hi=20, size=(1, 20))
+    upcard: bool = param("the card after the deal is turned face up to start the discard pile")
+    joker_on_cut: bool = param("a joker shown on the cut is kept by the cutter")
+    dealer_cut_bonus: int | None = param(
+        "points to a dealer whose cut is exactly the cards dealt (null: none)", lo=-1000, hi=1000, default=None)
 
+    @enforces(DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS)
     def cards_for(self, players: int) -> int:
         """Cards dealt to each player at a table of ``players``."""
         if self.cards_by_players is not None and players in self.cards_by_players:
@@ -126,95 +172,113 @@ class Deal:
 
 @dataclass(frozen=True, slots=True)
 class Values:
-    ace: int
-    picture: int
-    joker_in_hand: int
-    low_ace_in_meld: int
-    joker_set_each: int
-    red_ace: int | None = None   # a red ace (AH, AD) left in hand, where it differs from ``ace``
+    ace: int = param("an ace, in a meld (high) or left in hand", lo=0, hi=100)
+    picture: int = param("a king, queen or jack", lo=0, hi=100)
+    joker_in_hand: int = param("a joker left in hand", lo=0, hi=100)
+    low_ace_in_meld: int = param("an ace laid low in a run (below the two)", lo=0, hi=100)
+    joker_set_each: int = param("each joker of a set of jokers only", lo=0, hi=100)
+    red_ace: int | None = param("a red ace (AH, AD) left in hand, where it differs from ace (null: as ace)",
+                                lo=0, hi=100, default=None)
 
 
 @dataclass(frozen=True, slots=True)
 class SetRules:
-    min: int
-    max: int
-    distinct_suits: bool
-    identical_triples: bool
-    all_jokers: bool
-    min_naturals: int = 1        # natural cards a set needs at least (with ``all_jokers``: none)
+    min: int = param("fewest cards in a set", lo=2, hi=4)
+    max: int = param("most cards in a set", lo=3, hi=30)
+    distinct_suits: bool = param("the cards of a set are of different suits")
+    identical_triples: bool = param("three identical cards (same rank and suit) also make a set")
+    all_jokers: bool = param("a set may be made of jokers only")
+    min_naturals: int = param("natural cards a set needs at least (with all_jokers: none)", lo=1, hi=4, default=1)
 
 
 @dataclass(frozen=True, slots=True)
 class RunRules:
-    min: int
-    ace: AcePlace
-    joker_declaration: JokerDeclaration
-    adjacent_jokers: bool = True   # two jokers may stand side by side in a run
+    min: int = param("fewest cards in a run", lo=2, hi=5)
+    ace: AcePlace = param("where an ace goes in a run: above the king, below the two, or either (never both)")
+    joker_declaration: JokerDeclaration = param(
+        "when the card a run's joker stands for must be declared: only where the meld reads more than one way, "
+        "or always")
+    adjacent_jokers: bool = param("two jokers may stand side by side in a run", default=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Melds:
-    set: SetRules
-    run: RunRules
+    set: SetRules = param("sets: cards of one rank")
+    run: RunRules = param("runs: cards in sequence in one suit")
 
 
 @dataclass(frozen=True, slots=True)
 class Draw:
-    first_play_free_upcard: bool
-    free_discard_first_round: bool
-    discard_before_opening: DiscardBeforeOpening
-    taken_discard: TakenDiscard
-    dealer_upcard_option: bool
-    discard_after_opening: bool = True   # a player who has opened may still take the discard
+    first_play_free_upcard: bool = param("the first play of a deal may take the upcard with nothing owed")
+    free_discard_first_round: bool = param("every player's first turn of a deal may take the discard with nothing "
+                                           "owed")
+    discard_before_opening: DiscardBeforeOpening = param(
+        "what taking the discard before opening obliges: opening that turn, opening with that card, or nothing")
+    taken_discard: TakenDiscard = param(
+        "what a taken discard must become: nothing (kept), part of a meld or build that turn, or part of a new "
+        "meld that turn")
+    dealer_upcard_option: bool = param("the dealer may take the upcard before the first player plays")
+    discard_after_opening: bool = param("a player who has opened may still take the discard", default=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Opening:
-    minimum: int
-    kalookie_exempt: bool
-    counts_builds: bool
+    minimum: int = param("points the new melds of a player's first lay must reach at least", lo=0, hi=500)
+    kalookie_exempt: bool = param("a first lay that leaves only the card to discard (a kalookie) need not reach "
+                                  "the minimum")
+    counts_builds: bool = param("cards laid off onto melds in the opening turn count toward the minimum")
 
 
 @dataclass(frozen=True, slots=True)
 class Building:
-    requires_opening: bool
-    max_per_run_end_per_turn: int | None
-    max_per_run_per_turn: int | None
-    jokers_on_others: bool = True   # a joker may be added to another player's meld
+    requires_opening: bool = param("a player builds onto melds only after opening")
+    max_per_run_end_per_turn: int | None = param("most cards one player adds to one end of a run in a turn "
+                                                 "(null: no limit)", lo=1)
+    max_per_run_per_turn: int | None = param("most cards one player adds to one run in a turn, both ends together "
+                                             "(null: no limit)", lo=1)
+    jokers_on_others: bool = param("a joker may be added to another player's meld", default=True)
 
 
 @dataclass(frozen=True, slots=True)
 class JokerReuse:
-    allowed: bool
-    requires_opening: bool
-    run_joker_position: RunJokerPosition
-    set_exchange: SetExchange
-    full_set_joker: FullSetJoker
-    released_into: ReleasedInto
-    move_up: bool = False   # a joker in one's own run may be moved up by the holder of its natural
+    allowed: bool = param("a joker on the table may be taken in exchange for the card it stands for")
+    requires_opening: bool = param("only a player who has opened may exchange")
+    run_joker_position: RunJokerPosition = param("which run jokers may be taken: any, or only those between "
+                                                 "natural cards")
+    set_exchange: SetExchange = param("what frees a set's joker: every missing natural added (fill), or one "
+                                      "natural of a suit the set lacks")
+    full_set_joker: FullSetJoker = param("a full set's joker: as set_exchange says (closed under fill), or freed "
+                                         "by the last missing natural")
+    released_into: ReleasedInto = param("where a freed joker must go at once: a meld or a build, or a new meld")
+    move_up: bool = param("the holder of the natural a joker stands for in their own run may put it in the "
+                          "joker's place and the joker on above the run's top (a swap_joker with a place)",
+                          default=False)
 
 
 @dataclass(frozen=True, slots=True)
 class GoingOut:
-    final_discard: bool
+    final_discard: bool = param("going out takes a final discard (always true)", const=True)
 
 
 @dataclass(frozen=True, slots=True)
 class Kalookie:
-    penalty_multiplier: int
-    payment_multiplier: int
-    first_down_only: bool = False   # only the first player to lay, going out on that turn (the bend)
+    penalty_multiplier: int = param("times the losers' penalty points count when a hand ends in a kalookie",
+                                    lo=1, hi=4)
+    payment_multiplier: int = param("times the payments count when a hand ends in a kalookie", lo=1, hi=4)
+    first_down_only: bool = param("only the first player to lay, going out on that turn, makes a kalookie (the "
+                                  "Jamaican bend)", default=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Discarding:
-    joker: bool = True   # a joker may be discarded
+    joker: bool = param("a joker may be discarded")
 
 
 @dataclass(frozen=True, slots=True)
 class Calling:
-    per_hand: int = 0        # calls out of turn a player may make in a deal (0: no calling)
-    penalty_cards: int = 1   # cards a caller whose call is allowed draws from the stock besides the discard
+    per_hand: int = param("calls out of turn a player may make in a deal (0: no calling)", lo=0, hi=20)
+    penalty_cards: int = param("cards a caller whose call is allowed draws from the stock besides the discard",
+                               lo=0, hi=5)
 
 
 class Overcall(StrEnum):
@@ -224,29 +288,33 @@ class Overcall(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Penalties:
-    points: int = 0                               # points a penalty costs
-    infractions: tuple[str, ...] = ()             # infractions a table may report for a penalty
-    overcall: Overcall = Overcall.POINTS          # the sanction of an over-call found by a challenge
+    points: int = param("points a penalty costs", lo=0, hi=1000)
+    infractions: tuple[str, ...] = param("the infractions a table may report for a penalty", choices=INFRACTIONS,
+                                         size=(None, len(INFRACTIONS)))
+    overcall: Overcall = param("the sanction of an over-call found by a challenge: penalty points, or barred from "
+                               "laying until every other player has laid")
 
 
 @dataclass(frozen=True, slots=True)
 class ContractHand:
     """One hand of a contract game: the cards dealt and the melds its contract asks for."""
-    cards: int
-    sets: int
-    runs: int
+    cards: int = param("cards dealt to each player in this hand", lo=1, hi=20)
+    sets: int = param("sets (3s) the contract asks for", lo=0, hi=6)
+    runs: int = param("runs (4s) the contract asks for", lo=0, hi=6)
 
 
 @dataclass(frozen=True, slots=True)
 class Contract:
     """A contract in place of an opening minimum: hands ``first`` to ``last`` of ``hands`` are
     played, each opening being exactly that hand's sets and runs laid at once."""
-    first: int
-    last: int
-    hands: Mapping[int, ContractHand]
-    distinct: bool                    # one player's sets are of different ranks, their runs of different suits
-    full_suit_for_runs: int | None    # a complete suit stands for this many runs, where the contract asks for them
-    later_melds: bool                 # new melds may be laid after the contract (else only tacking)
+    first: int = param("the first hand played", lo=1, hi=20)
+    last: int = param("the last hand played", lo=1, hi=20)
+    hands: Mapping[int, ContractHand] = param("the contract of each hand, keyed by the hand's number", keys=_HANDS,
+                                              size=(1, 20))
+    distinct: bool = param("one player's sets are of different ranks, their runs of different suits")
+    full_suit_for_runs: int | None = param("runs a complete suit stands for, where the contract asks for them "
+                                           "(null: none)", lo=1, hi=6)
+    later_melds: bool = param("new melds may be laid after the contract (else only tacking)")
 
     def hand(self, number: int) -> ContractHand:
         return self.hands[number]
@@ -254,27 +322,30 @@ class Contract:
 
 @dataclass(frozen=True, slots=True)
 class Warning:
-    announce_at_most: int
+    announce_at_most: int = param("a player left with this many cards or fewer after discarding must say so "
+                                  "(0: never)", lo=0, hi=20)
 
 
 @dataclass(frozen=True, slots=True)
 class Stock:
-    reshuffles: int
+    reshuffles: int = param("times the discard pile is turned into a new stock; the next exhaustion voids the hand",
+                            lo=0, hi=5)
 
 
 @dataclass(frozen=True, slots=True)
 class Scoring:
-    model: ScoringModel
-    per_card: int
-    per_joker: int
+    model: ScoringModel = param("how a hand is scored: penalty points to the losers, the winner collecting the "
+                                "points left, or payments per card")
+    per_card: int = param("units each card left in a loser's hand pays (per_card scoring)", lo=0, hi=_MONEY)
+    per_joker: int = param("units each joker left in a loser's hand pays (per_card scoring)", lo=0, hi=_MONEY)
 
 
 @dataclass(frozen=True, slots=True)
 class Stakes:
-    call_up: int
-    kalookie: int
-    initial: int
-    buy_in: int
+    call_up: int = param("units each other player pays the winner of a hand", lo=0, hi=_MONEY)
+    kalookie: int = param("units each other player pays the winner of a hand won with a kalookie", lo=0, hi=_MONEY)
+    initial: int = param("units each player puts into the pool at the start", lo=0, hi=_MONEY)
+    buy_in: int = param("units a buy-in costs, paid into the pool", lo=0, hi=_MONEY)
 
     def as_pairs(self) -> tuple[tuple[str, int], ...]:
         return (("call_up", self.call_up), ("kalookie", self.kalookie), ("initial", self.initial),
@@ -283,52 +354,66 @@ class Stakes:
 
 @dataclass(frozen=True, slots=True)
 class GameRules:
-    limit: int | None
-    buy_ins_max: int | None
-    buy_in_min_survivors: int
-    seating_order: SeatingOrder
-    buy_in_moves_to_new_table: bool   # a buy-in takes the player away to a new table (a tournament's)
+    limit: int | None = param("penalty points above which a player is out (null: no limit)", lo=1, hi=100_000)
+    buy_ins_max: int | None = param("buy-ins a player may make in a game (null: no limit)", lo=0, hi=10)
+    buy_in_min_survivors: int = param("players still within the limit needed for a buy-in", lo=1, hi=8)
+    seating_order: SeatingOrder = param("the way play and the deal go round the table")
+    buy_in_moves_to_new_table: bool = param("a buy-in takes the player away to a new table (a tournament's) "
+                                            "instead of back into the game")
 
 
 @dataclass(frozen=True, slots=True)
 class TournamentRules:
     """A tournament of tables (rules/tournament.py): how many sit at a table, how many qualifying
     tables may exist in all, how many semi-final tables there are and how many go through from each."""
-    table_seats: int
-    tables_max: int
-    semi_finals: int
-    advance_per_semi_final: int
+    table_seats: int = param("players at a qualifying table", lo=2, hi=8)
+    tables_max: int = param("most qualifying tables in all", lo=1, hi=64)
+    semi_finals: int = param("semi-final tables", lo=1, hi=16)
+    advance_per_semi_final: int = param("players who go through from each semi-final", lo=1, hi=8)
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    players: Players
-    pack: Pack
-    deal: Deal
-    values: Values
-    melds: Melds
-    draw: Draw
-    opening: Opening
-    building: Building
-    joker_reuse: JokerReuse
-    going_out: GoingOut
-    kalookie: Kalookie
-    warning: Warning
-    stock: Stock
-    scoring: Scoring
-    stakes: Stakes
-    stake_presets: Mapping[str, Stakes]
-    game: GameRules
-    tournament: TournamentRules | None   # None: the variant has no tournament format
-    discarding: Discarding = Discarding()
-    calling: Calling = Calling()
-    penalties: Penalties = Penalties()
-    contract: Contract | None = None    # a contract game (hands numbered, each with its contract)
+    players: Players = param("how many play")
+    pack: Pack = param("the cards")
+    deal: Deal = param("the deal")
+    values: Values = param("what cards count, in a meld and left in hand")
+    melds: Melds = param("what a meld is")
+    draw: Draw = param("taking the upcard and the discard")
+    opening: Opening = param("a player's first lay")
+    building: Building = param("adding cards to melds on the table")
+    joker_reuse: JokerReuse = param("taking a joker from the table")
+    going_out: GoingOut = param("going out")
+    kalookie: Kalookie = param("a hand won in one lay (a kalookie)")
+    warning: Warning = param("announcing the cards left")
+    stock: Stock = param("the stock running out")
+    scoring: Scoring = param("a hand's scoring")
+    stakes: Stakes = param("the stakes")
+    stake_presets: Mapping[str, Stakes] = param("named stake schemes a game may choose, by name", keys=(1, 64),
+                                                size=(None, 10))
+    game: GameRules = param("the game of several hands")
+    tournament: TournamentRules | None = param("a tournament of tables (null: the variant has none)")
+    discarding: Discarding = param("discarding", default=Discarding(joker=True))
+    calling: Calling = param("calls out of turn", default=Calling(per_hand=0, penalty_cards=1))
+    penalties: Penalties = param("penalties a table reports",
+                                 default=Penalties(points=0, infractions=(), overcall=Overcall.POINTS))
+    contract: Contract | None = param("a contract game: hands numbered, each with its contract (null: none)",
+                                      default=None)
 
     def pack_for(self, players: int) -> Pack:
         """The pack of a table of ``players``."""
         return self.pack.for_players(players)
 
+    # DEAL_JAMAICAN_CARDS_PER_HAND: the cards dealt are the hand's row of the variant's contract table, the
+    #   hand number carried by the state
+    # DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS: the cards dealt are the hand's row of the variant's contract
+    #   table, the hand number carried by the state
+    # DEAL_BABY_SIX_SEVEN_EIGHT: the cards dealt are the hand's row of the variant's contract table, the hand
+    #   number carried by the state
+    # DEAL_BABY_EIGHT_EVERY_HAND: the cards dealt are the hand's row of the variant's contract table, the
+    #   hand number carried by the state
+    @enforces(DEAL_JAMAICAN_CARDS_PER_HAND, DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS,
+              DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_BABY_EIGHT_EVERY_HAND)
     def cards_for(self, players: int, hand: int = 0) -> int:
         """Cards dealt to each of ``players`` in hand number ``hand`` (a contract game's schedule;
         0 where hands are not numbered)."""
@@ -357,18 +442,6 @@ class _Bool(fields.Boolean):
         return value
 
 
-def _int(lo: int, hi: int | None = None, allow_none: bool = False) -> fields.Integer:
-    return _Int(required=True, allow_none=allow_none, validate=validate.Range(min=lo, max=hi))
-
-
-def _bool() -> fields.Boolean:
-    return _Bool(required=True)
-
-
-def _choice(enum: type[StrEnum]) -> fields.Enum[StrEnum]:
-    return fields.Enum(enum, by_value=True, required=True)
-
-
 class _Group(Schema):
     class Meta:
         unknown = RAISE
@@ -380,43 +453,21 @@ class _Group(Schema):
         return self.type_(**data)
 
 
-def _group(type_: type, **spec: fields.Field[Any]) -> fields.Nested:
-    schema = type(type_.__name__ + "Schema", (_Group,), {"type_": type_, **spec})
-    return fields.Nested(schema, required=True)
-
-
-def _optional(default: Any = None, **spec: Any) -> dict[str, Any]:
-    """A field a variant file may leave out (then ``default``): the later parameters, so that the
-    files written before them read as before."""
-    return dict(required=False, load_default=default, **spec)
-
-
 class _ByNumber(fields.Dict):
     """A table keyed by a number written as a string ("5": ...): read with integer keys."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if value is None:
-            return None
+        # (null never gets here: marshmallow answers it by the field's allow_none)
         entries: Callable[..., dict[str, Any]] = super()._deserialize  # unannotated in marshmallow
         out = entries(value, attr, data, **kwargs)
         return MappingProxyType({int(k): v for k, v in out.items()})
 
 
-class _Packets(fields.List[int]):
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        return tuple(super()._deserialize(value, attr, data, **kwargs))
-
-
-class _Names(fields.List[str]):
-    """A list of names, read as a tuple."""
+class _Tuple(fields.List[Any]):
+    """A list, read as a tuple."""
 
     def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
         return tuple(super()._deserialize(value, attr, data, **kwargs))
-
-
-_STAKES = dict(call_up=_int(0, 1_000_000), kalookie=_int(0, 1_000_000), initial=_int(0, 1_000_000),
-               buy_in=_int(0, 1_000_000))
-StakesSchema = type("StakesSchema", (_Group,), {"type_": Stakes, **_STAKES})
 
 
 class _Presets(fields.Dict):
@@ -425,85 +476,82 @@ class _Presets(fields.Dict):
         return MappingProxyType(dict(presets(value, attr, data, **kwargs)))
 
 
-class RulesSchema(_Group):
-    type_ = Rules
-    players = _group(Players, min=_int(2, 8), max=_int(2, 8))
-    pack = _group(Pack, decks=_int(1, 4), jokers=_int(0, 12),
-                  by_players=_ByNumber(keys=fields.String(validate=validate.Regexp(r"^[2-8]\Z")),
-                                       values=fields.Nested(type("PackSizeSchema", (_Group,), {
-                                           "type_": PackSize, "decks": _int(1, 4), "jokers": _int(0, 12)})),
-                                       **_optional(allow_none=True)))
-    deal = _group(
-        Deal, cards_each=_int(1, 20),
-        cards_by_players=_ByNumber(keys=fields.String(validate=validate.Regexp(r"^[2-8]\Z")),
-                                         values=_Int(validate=validate.Range(min=1, max=20)),
-                                         required=True, allow_none=True),
-        packets=_Packets(_Int(validate=validate.Range(min=1, max=20)), required=True, allow_none=True,
-                         validate=validate.Length(min=1, max=20)),
-        upcard=_bool(), joker_on_cut=_bool(),
-        dealer_cut_bonus=_Int(validate=validate.Range(min=-1000, max=1000), **_optional(allow_none=True)))
-    values = _group(Values, ace=_int(0, 100), picture=_int(0, 100), joker_in_hand=_int(0, 100),
-                    low_ace_in_meld=_int(0, 100), joker_set_each=_int(0, 100),
-                    red_ace=_Int(validate=validate.Range(min=0, max=100), **_optional(allow_none=True)))
-    melds = fields.Nested(type("MeldsSchema", (_Group,), {
-        "type_": Melds,
-        "set": _group(SetRules, min=_int(2, 4), max=_int(3, 30), distinct_suits=_bool(),
-                      identical_triples=_bool(), all_jokers=_bool(),
-                      min_naturals=_Int(validate=validate.Range(min=1, max=4), **_optional(1))),
-        "run": _group(RunRules, min=_int(2, 5), ace=_choice(AcePlace),
-                      joker_declaration=_choice(JokerDeclaration),
-                      adjacent_jokers=_Bool(**_optional(True))),
-    }), required=True)
-    draw = _group(Draw, first_play_free_upcard=_bool(), free_discard_first_round=_bool(),
-                  discard_before_opening=_choice(DiscardBeforeOpening), taken_discard=_choice(TakenDiscard),
-                  dealer_upcard_option=_bool(), discard_after_opening=_Bool(**_optional(True)))
-    opening = _group(Opening, minimum=_int(0, 500), kalookie_exempt=_bool(), counts_builds=_bool())
-    building = _group(Building, requires_opening=_bool(), max_per_run_end_per_turn=_int(1, None, True),
-                      max_per_run_per_turn=_int(1, None, True), jokers_on_others=_Bool(**_optional(True)))
-    joker_reuse = _group(JokerReuse, allowed=_bool(), requires_opening=_bool(),
-                         run_joker_position=_choice(RunJokerPosition), set_exchange=_choice(SetExchange),
-                         full_set_joker=_choice(FullSetJoker), released_into=_choice(ReleasedInto),
-                         move_up=_Bool(**_optional(False)))
-    going_out = _group(GoingOut, final_discard=_Bool(required=True, validate=validate.Equal(True)))
-    kalookie = _group(Kalookie, penalty_multiplier=_int(1, 4), payment_multiplier=_int(1, 4),
-                      first_down_only=_Bool(**_optional(False)))
-    warning = _group(Warning, announce_at_most=_int(0, 20))
-    stock = _group(Stock, reshuffles=_int(0, 5))
-    scoring = _group(Scoring, model=_choice(ScoringModel), per_card=_int(0, 1_000_000),
-                     per_joker=_int(0, 1_000_000))
-    stakes = fields.Nested(StakesSchema, required=True)
-    stake_presets = _Presets(keys=fields.String(validate=validate.Length(min=1, max=64)),
-                             values=fields.Nested(StakesSchema), required=True,
-                             validate=validate.Length(max=10))
-    game = _group(GameRules, limit=_int(1, 100_000, True), buy_ins_max=_int(0, 10, True),
-                  buy_in_min_survivors=_int(1, 8), seating_order=_choice(SeatingOrder),
-                  buy_in_moves_to_new_table=_bool())
-    tournament = fields.Nested(type("TournamentRulesSchema", (_Group,), {
-        "type_": TournamentRules, "table_seats": _int(2, 8), "tables_max": _int(1, 64),
-        "semi_finals": _int(1, 16), "advance_per_semi_final": _int(1, 8),
-    }), required=True, allow_none=True)
-    discarding = fields.Nested(type("DiscardingSchema", (_Group,), {"type_": Discarding, "joker": _bool()}),
-                               **_optional(Discarding()))
-    calling = fields.Nested(type("CallingSchema", (_Group,), {"type_": Calling, "per_hand": _int(0, 20),
-                                                             "penalty_cards": _int(0, 5)}),
-                            **_optional(Calling()))
-    penalties = fields.Nested(type("PenaltiesSchema", (_Group,), {
-        "type_": Penalties, "points": _int(0, 1000),
-        "infractions": _Names(fields.String(validate=validate.OneOf(INFRACTIONS)), required=True,
-                                validate=validate.Length(max=len(INFRACTIONS))),
-        "overcall": _choice(Overcall)}), **_optional(Penalties()))
-    contract = fields.Nested(type("ContractSchema", (_Group,), {
-        "type_": Contract, "first": _int(1, 20), "last": _int(1, 20),
-        "hands": _ByNumber(keys=fields.String(validate=validate.Regexp(r"^([1-9]|1[0-9]|20)\Z")),
-                           values=fields.Nested(type("ContractHandSchema", (_Group,), {
-                               "type_": ContractHand, "cards": _int(1, 20), "sets": _int(0, 6),
-                               "runs": _int(0, 6)})),
-                           required=True, validate=validate.Length(min=1, max=20)),
-        "distinct": _bool(), "full_suit_for_runs": _int(1, 6, True), "later_melds": _bool(),
-    }), **_optional(allow_none=True))
+@dataclass(frozen=True)
+class Declared:
+    """One parameter as declared: its name, its type (``None`` taken out: ``nullable``), the
+    declaration's metadata (``param``) and its default (``_NO_DEFAULT`` where it is required)."""
+    name: str
+    kind: Any
+    nullable: bool
+    meta: Mapping[str, Any]
+    default: Any
+
+    @property
+    def required(self) -> bool:
+        return self.default is _NO_DEFAULT
 
 
-RULES_SCHEMA = RulesSchema()
+def declared(group: type) -> list[Declared]:
+    """The parameters of a group (a dataclass above), in their order."""
+    hints = get_type_hints(group)
+    out = []
+    for f in dataclass_fields(group):
+        kind, nullable = hints[f.name], False
+        if get_origin(kind) in (Union, UnionType):
+            present = [a for a in get_args(kind) if a is not type(None)]
+            kind, nullable = present[0], len(present) < len(get_args(kind))
+        default = _NO_DEFAULT if f.default is MISSING else f.default
+        out.append(Declared(f.name, kind, nullable, f.metadata, default))
+    return out
+
+
+def _range(meta: Mapping[str, Any]) -> list[validate.Validator]:
+    return [validate.Range(min=meta["lo"], max=meta["hi"])] if meta["lo"] is not None or meta["hi"] is not None else []
+
+
+def _size(meta: Mapping[str, Any]) -> list[validate.Validator]:
+    return [validate.Length(min=meta["size"][0], max=meta["size"][1])] if meta["size"] is not None else []
+
+
+def _field(kind: Any, meta: Mapping[str, Any], **options: Any) -> fields.Field[Any]:
+    """The marshmallow field of a parameter of type ``kind`` declared with ``meta``."""
+    origin, args = get_origin(kind), get_args(kind)
+    if kind is bool:
+        return _Bool(validate=[validate.Equal(meta["const"])] if meta["const"] is not None else [], **options)
+    if kind is int:
+        return _Int(validate=_range(meta), **options)
+    if isinstance(kind, type) and issubclass(kind, StrEnum):
+        return fields.Enum(kind, by_value=True, **options)
+    if isinstance(kind, type) and is_dataclass(kind):
+        return fields.Nested(schema_of(kind), **options)
+    if origin is tuple:
+        item: fields.Field[Any] = (_Int(validate=_range(meta)) if args[0] is int
+                                   else fields.String(validate=validate.OneOf(meta["choices"])))
+        return _Tuple(item, validate=_size(meta), **options)
+    if origin is abc.Mapping and args[0] is int:
+        value = _field(args[1], {**meta, "const": None}) if args[1] is int else fields.Nested(schema_of(args[1]))
+        return _ByNumber(keys=fields.String(validate=validate.Regexp(meta["keys"])), values=value,
+                         validate=_size(meta), **options)
+    if origin is abc.Mapping:
+        lo, hi = meta["keys"]
+        return _Presets(keys=fields.String(validate=validate.Length(min=lo, max=hi)),
+                        values=fields.Nested(schema_of(args[1])), validate=_size(meta), **options)
+    raise TypeError(f"no field for a parameter of type {kind!r}")  # pragma: no cover - a declaration error
+
+
+@functools.cache
+def schema_of(group: type) -> type[_Group]:
+    """The marshmallow schema of a group, derived from its declarations: a required parameter must be
+    given; one with a default may be left out (then its default); a nullable one may be null."""
+    spec: dict[str, Any] = {"type_": group}
+    for p in declared(group):
+        options: dict[str, Any] = {"allow_none": p.nullable}
+        options.update(required=True) if p.required else options.update(required=False, load_default=p.default)
+        spec[p.name] = _field(p.kind, p.meta, **options)
+    return type(group.__name__ + "Schema", (_Group,), spec)
+
+
+RULES_SCHEMA = schema_of(Rules)()
 
 
 def load_rules(params: Mapping[str, Any]) -> tuple[Rules | None, list[tuple[tuple[str, ...], str]]]:
@@ -523,7 +571,8 @@ def _walk(messages: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...
                 yield from _walk(value, path + (str(key),))
     else:
         for m in (messages if isinstance(messages, list) else [messages]):
-            if isinstance(m, (dict, list)):
+            if isinstance(m, (dict, list)):  # pragma: no cover - marshmallow lists messages as strings; kept for safety
                 yield from _walk(m, path)
             else:
                 yield path, str(m)
+

@@ -34,6 +34,8 @@ from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_
 from .melds import Meld, Token, extend_run, extend_set, parse_token, run_lines
 from .state import Phase, State, TableMeld
 from .variant import Variant
+from .clause_ids import CONTRACT_BABY_SCHEDULE, CONTRACT_JAMAICAN_SCHEDULE
+from .clauses import enforces
 
 NODE_BUDGET = 20000   # nodes one search call may explore, all its parts together
 OPENING_LIMIT = 400   # openings a listing takes at most
@@ -488,6 +490,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
     return Found(out, cut)
 
 
+@enforces(CONTRACT_JAMAICAN_SCHEDULE, CONTRACT_BABY_SCHEDULE)
 def contract_openings(variant: Variant, hand: Sequence[Card], hand_number: int, limit: int = OPENING_LIMIT,
                       budget: Budget | None = None) -> Found:
     """The first lays that are hand ``hand_number``'s contract (``rules.contract``), at most ``limit``:

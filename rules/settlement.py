@@ -56,6 +56,9 @@ from .clause_ids import (REFEREE_SETTLEMENT_HAND_PAYMENT, REFEREE_SETTLEMENT_HAN
                          REFEREE_SETTLEMENT_WINNER_POINTS)
 from .params import Rules, Scoring, ScoringModel, Stakes, Values
 from .state import HandResult
+from .clause_ids import (VALUES_ACE11_PICTURES10_PIPS, VALUES_GRIFFIN_JOKER_IN_HAND_25,
+                         VALUES_JOKER_IN_HAND_15, VALUES_NORTH_AMERICAN_ACE15_JOKER25)
+from .clauses import enforces
 
 Figure = Literal["penalties", "payments", "credits", "scores"]
 
@@ -124,6 +127,8 @@ class Account(Protocol):
 
 # -- what cards are worth -----------------------------------------------------------------------
 
+@enforces(VALUES_ACE11_PICTURES10_PIPS, VALUES_JOKER_IN_HAND_15, VALUES_GRIFFIN_JOKER_IN_HAND_25,
+          VALUES_NORTH_AMERICAN_ACE15_JOKER25)
 def card_points(card: Card, values: Values) -> int:
     """What a card left in a loser's hand is worth (``values``: the joker, the ace (a red ace
     ``red_ace`` where given), the pictures; a pip card its rank)."""

@@ -97,7 +97,7 @@ def test_clauses_serve_the_registry_with_their_links(client):
         assert clause["statement"] == entry["statement"] and clause["kind"] == entry["kind"]
         assert [(s["document"], s["section"]) for s in clause["sources"]] == \
             [(s["document"], s["section"]) for s in entry["sources"]]
-        for pointer in (entry.get("enforced_by") or {}).get("parameters") or ():
+        for pointer in entry.get("parameters") or ():
             assert pointer in clause["parameters"], cid
     two_per_end = by_id["build.run_max_two_per_end_per_turn"]
     assert "dec.two_per_end_counting" in two_per_end["rulings"]

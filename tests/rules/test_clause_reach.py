@@ -3,13 +3,12 @@
 ``rules/clause_ids.py`` is generated from the registry and up to date; code names clauses only
 through its constants (no clause-id string literal is left in ``rules/*.py`` or ``api/*.py``); and
 every clause a variant file lists is named in code by its constant (found by parsing the code), or
-reached through the variant's ``clause_map`` from a clause code names, or says under ``enforced_by``
-in the registry which parameters and functions decide it, and those resolve."""
+reached through the variant's ``clause_map`` from a clause code names (``@enforces`` names a clause on
+the function that decides it where no verdict cites it); a clause's ``parameters`` resolve."""
 from __future__ import annotations
 
 import ast
 import dataclasses
-import importlib
 import types
 import typing
 from functools import lru_cache
@@ -98,62 +97,60 @@ def _pointer_problem(pointer: str) -> str | None:
     return f"{pointer}: no code reads {dotted}"
 
 
-def _function_problem(dotted: str) -> str | None:
-    parts = ["kalooki_referee", *dotted.split(".")]  # the registry names code within the distribution
-    for i in range(len(parts) - 1, 0, -1):
-        try:
-            obj = importlib.import_module(".".join(parts[:i]))
-        except ImportError:
-            continue
-        try:
-            for attr in parts[i:]:
-                obj = getattr(obj, attr)
-        except AttributeError:
-            return f"{dotted}: no {attr!r} in {'.'.join(parts[:i])}"
-        return None if callable(obj) else f"{dotted} is not a function"
-    return f"{dotted}: no such module"
-
-
-def enforced_by_problems(cid: str) -> list[str]:
-    spec = registry()[cid].get("enforced_by")
-    if not spec:
-        return ["no enforced_by"]
-    unknown = set(spec) - {"parameters", "functions", "note"}
-    problems = [f"unknown enforced_by keys {sorted(unknown)}"] if unknown else []
-    if not spec.get("parameters") and not spec.get("functions"):
-        problems.append("enforced_by names neither a parameter nor a function")
-    problems += [p for p in map(_pointer_problem, spec.get("parameters") or []) if p]
-    problems += [p for p in map(_function_problem, spec.get("functions") or []) if p]
-    return problems
-
-
-def test_every_enforced_by_resolves():
-    bad = {cid: enforced_by_problems(cid) for cid, c in registry().items() if "enforced_by" in c}
+def test_every_parameters_entry_resolves():
+    """A clause's ``parameters`` (the pointers GET /v1/clauses serves) are parameters the code reads."""
+    bad = {cid: [p for p in map(_pointer_problem, c.get("parameters") or ()) if p] for cid, c in registry().items()}
     bad = {cid: p for cid, p in bad.items() if p}
     assert not bad, bad
 
 
+def test_no_clause_points_at_code_by_name():
+    """No registry entry names the code that decides it (``enforced_by``, dotted names that go stale):
+    the code names the clause instead, by its constant."""
+    assert not [cid for cid, c in registry().items() if "enforced_by" in c or "functions" in c]
+
+
+@lru_cache(maxsize=1)
+def sites() -> dict[str, list[str]]:
+    """Clause id -> the lines of rules/ and api/ (``file:line``) that name its constant."""
+    constants = {n: v for n, v in vars(clause_ids).items() if n.isupper() and isinstance(v, str)}
+    found: dict[str, list[str]] = {}
+    for path in clause_tools.code_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
+            if name in constants and not isinstance(getattr(node, "ctx", None), ast.Store):  # (an import is an alias)
+                found.setdefault(constants[name], []).append(f"{path.name}:{node.lineno}")
+    return found
+
+
 def test_every_clause_of_every_variant_is_one_step_from_its_code():
-    named = named_in_code()
+    """For every clause a variant plays, the lines that name its constant (where a verdict cites it, or
+    the ``@enforces`` of the function that decides it), or those of the clause it stands for in the
+    variant's clause_map."""
+    where = sites()
     nothing: dict[str, list[str]] = {}
     for v in all_variants():
-        reached = {own for general, own in v.clause_map.items() if general in named}
+        mapped_from = {}
+        for general, own in v.clause_map.items():
+            mapped_from.setdefault(own, []).append(general)
         for cid in v.clauses:
-            if cid in named or cid in reached or cid in v.not_enforced:  # a preview's clauses to come
+            if cid in v.not_enforced:  # a preview's clauses to come
                 continue
-            if "enforced_by" in registry()[cid] and not enforced_by_problems(cid):
-                continue
-            nothing.setdefault(cid, []).append(v.id)
-    assert not nothing, "clauses enforced by nothing (name the constant where the clause is enforced, " \
-                        "or say under enforced_by what decides it):\n" + \
+            lines = where.get(cid) or [line for general in mapped_from.get(cid, ()) for line in where.get(general, ())]
+            if not lines:
+                nothing.setdefault(cid, []).append(v.id)
+    assert not nothing, "clauses no code names (name the constant where the clause is enforced, with " \
+                        "@enforces on the function that decides it where no verdict cites it):\n" + \
                         "\n".join(f"  {cid}: {', '.join(vs)}" for cid, vs in sorted(nothing.items()))
 
 
-def test_enforced_by_only_where_no_code_names_the_clause():
-    """A clause named in code is found by "find usages" of its constant; enforced_by is for the rest
-    (it would go stale beside a constant)."""
-    both = sorted(cid for cid, c in registry().items() if "enforced_by" in c and cid in named_in_code())
-    assert not both, both
+def test_a_site_is_a_line_of_the_code():
+    """The lines found are real uses: ELIMINATION_OVER_150 where the game checks the limit, and the
+    cards dealt (DEAL_SINGLY_THIRTEEN_EACH) on the deal."""
+    where = sites()
+    assert any(s.startswith("deal.py:") for s in where["deal.singly_thirteen_each"])
+    assert any(s.startswith("game.py:") for s in where["elimination.over_150"])
 
 
 def test_a_clause_fixing_a_parameter_holds_under_every_variants_own_parameters():

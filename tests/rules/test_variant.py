@@ -8,7 +8,7 @@ from kalooki_referee.rules import InvalidRules, UnknownVariant, load_variant, va
 
 def test_british_loads_with_its_parameters():
     v = load_variant("british")
-    assert v.pack_size == 106
+    assert v.rules.pack.size == 106
     assert v.rules.opening.minimum == 40
     assert v.rules.players.max == 5
     assert "british" in variant_ids()

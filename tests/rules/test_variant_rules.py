@@ -58,7 +58,7 @@ def test_packet_deals_follow_the_documented_order(variant):
 @pytest.mark.parametrize("variant", _variants_where(lambda v: v.rules.deal.joker_on_cut))
 def test_a_joker_on_the_cut_goes_to_the_cutter_who_gets_one_card_fewer(variant):
     v = load_variant(variant)
-    size = v.pack_size
+    size = v.rules.pack.size
     seeds = [f"cut-{i}" for i in range(400)]
     shown = {}
     for seed in seeds:
