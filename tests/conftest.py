@@ -15,3 +15,20 @@ def app():
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+# Figures a test measures and the run prints at its end (e.g. the vectors-only coverage of rules/):
+# a test appends a line to ``summary_lines``; pytest's terminal summary prints them.
+_SUMMARY: list[str] = []
+
+
+@pytest.fixture
+def summary_lines() -> list[str]:
+    return _SUMMARY
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _SUMMARY:
+        terminalreporter.section("figures")
+        for line in _SUMMARY:
+            terminalreporter.write_line(line)
