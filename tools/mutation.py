@@ -319,7 +319,10 @@ KINDS = {
                   "(an arithmetic or index identity, a test that cannot differ on the values there)",
     "closed-string-order": "an order comparison between members of a closed set of strings (an enum, "
                            "the literals of a loop) where the mutated test holds exactly when the original does",
-    "small-int-identity": "`is` for `==` between small ints, which CPython keeps one object each",
+    "interned-identity": "`is` for `==` (or `is not` for `!=`) between values CPython keeps one object "
+                         "of each (small ints, enum members)",
+    "guard-never-tripped": "removes a guard (a frozen or slotted dataclass, an assertion) that no path "
+                           "through the API trips",
     "behind-the-contract": "reached only with input that openapi.yaml's shape check refuses first",
     "dead-path": "reached only in a state no request can produce (the rules refuse it earlier)",
     "unread-value": "changes a value that nothing reads afterwards",
