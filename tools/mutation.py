@@ -320,7 +320,7 @@ KINDS = {
     "closed-string-order": "an order comparison between members of a closed set of strings (an enum, "
                            "the literals of a loop) where the mutated test holds exactly when the original does",
     "interned-identity": "`is` for `==` (or `is not` for `!=`) between values CPython keeps one object "
-                         "of each (small ints, enum members)",
+                         "of each (small ints, enum members, the string literals the code itself writes)",
     "guard-never-tripped": "removes a guard (a frozen or slotted dataclass, an assertion) that no path "
                            "through the API trips",
     "behind-the-contract": "reached only with input that openapi.yaml's shape check refuses first",

@@ -128,9 +128,10 @@ def example_client() -> FlaskClient:
 
 
 def answer(client: FlaskClient, method: str, url: str, body: Any) -> tuple[int, Any]:
-    """What the service answers (status, JSON body); one place for the tool and its test."""
+    """What the service answers (status, JSON body, or the text of an answer that is not JSON, such as
+    a card's picture); one place for the tool and its test."""
     response = client.open(url, method=method, json=body) if body is not None else client.open(url, method=method)
-    return response.status_code, response.get_json()
+    return response.status_code, response.get_json() if response.is_json else response.get_data(as_text=True)
 
 
 def examples(client: FlaskClient) -> dict[str, dict[str, Any]]:

@@ -114,10 +114,31 @@ def variant_schema_defs() -> dict[str, Any]:
 
 
 def openapi_rules() -> dict[str, Any]:
+    """openapi.yaml's ``Rules``, and a named component for each group that may be null (``RulesContract``
+    for ``contract``...): a generated client then names each such group after it, not ``RulesContractType0``
+    after a branch of a nullable type."""
     partial = json_schema(Rules, partial=True)
+    named: dict[str, Any] = {}
+    properties = _name_nullable_objects(partial["properties"], "Rules", named)
     return {"Rules": {"type": "object", "maxProperties": 32, "description": RULES_DESCRIPTION,
                       "x-checked-by": CHECKED_BY, "additionalProperties": False,
-                      "properties": partial["properties"]}}
+                      "properties": properties}, **named}
+
+
+def _name_nullable_objects(properties: dict[str, Any], prefix: str, named: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, schema in properties.items():
+        name = prefix + "".join(part.capitalize() for part in key.split("_"))
+        schema = dict(schema)
+        if isinstance(schema.get("properties"), dict):
+            schema["properties"] = _name_nullable_objects(schema["properties"], name, named)
+        if schema.get("type") == ["object", "null"]:
+            description = schema.pop("description", None)
+            named[name] = {**schema, "type": "object"}
+            schema = {**({"description": description} if description else {}),
+                      "oneOf": [{"$ref": f"#/components/schemas/{name}"}, {"type": "null"}]}
+        out[key] = schema
+    return out
 
 
 def _type_name(kind: Any) -> str:
