@@ -118,7 +118,7 @@ def _both(url: str, vectors: Path, tmp: Path, name: str) -> tuple[dict, dict]:
 def test_both_runners_agree_on_every_vector_right_and_wrong_answers_alike(tmp_path, capsys):
     vectors = tmp_path / "export"
     count = export(vectors)
-    with serving(create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")})) as url:  # (the Python runner passes them all: tests/test_conformance.py)
+    with serving(create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")})) as url:  # (the Python runner passes them all: tests/suite/test_conformance.py)
         done = subprocess.run([NODE, str(JS / "runner.mjs"), "--base-url", url, "--vectors", str(vectors),
                                "--jsonl", str(tmp_path / "referee-js.jsonl")], capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr

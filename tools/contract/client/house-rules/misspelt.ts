@@ -1,4 +1,4 @@
-// A misspelt house rule: tsc must refuse this file (tests/test_contract_tools.py), as the service
+// A misspelt house rule: tsc must refuse this file (tests/api/test_contract_tools.py), as the service
 // refuses the rule with a 422 naming /rules/opening/minimun.
 import type { components } from "./api.js";
 
