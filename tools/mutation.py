@@ -201,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
+    args.dir = str(Path(args.dir).resolve())  # the run moves into its scratch copy; the report reads the folder given
     drawn = args.seed is None
     if drawn:
         args.seed = secrets.token_hex(6)
