@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from kalooki_referee.api.signing import NotVerified, public_key, verify
-from tests.support.helpers import free_port
+from tests.support.helpers import free_port, raw_exchange
 from tests.api.test_serving import ROOT, _stop, _wait_until_answering, gunicorn_instances, nginx_in_front, request
 
 SIGNED_ANSWERS = 200
@@ -291,25 +291,7 @@ def test_nginx_answers_others_while_five_thousand_connections_dribble_from_one_a
 
 # -- nginx's own answers carry the app's headers ---------------------------------------------------
 
-def _exchange(port: int, payload: bytes, source: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
-    with socket.socket() as s:
-        s.bind((source, 0))
-        s.settimeout(10)
-        s.connect(("127.0.0.1", port))
-        s.sendall(payload)
-        data = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not chunk:
-                break
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:] if ":" in line)}
-    return int(lines[0].split()[1]), headers, body
+_exchange = raw_exchange
 
 
 @pytest.mark.slow

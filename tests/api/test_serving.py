@@ -32,7 +32,7 @@ from werkzeug.http import HTTP_STATUS_CODES
 
 from kalooki_referee.api.errors import PROBLEM_TYPE_BASE, http_slug
 from kalooki_referee.vectors.suite import load_vectors
-from tests.support.helpers import free_port
+from tests.support.helpers import free_port, raw_exchange
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -285,21 +285,8 @@ def test_slow_clients_do_not_stop_the_others():
 
 def _raw_exchange(port: int, payload: bytes) -> tuple[int, str, bytes]:
     """Send ``payload`` as is and read the answer (status, content type, body)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(payload)
-        data = b""
-        while True:
-            try:
-                chunk = s.recv(65536)
-            except (ConnectionResetError, socket.timeout):
-                break
-            if not chunk:
-                break
-            data += chunk
-    head, _, body = data.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:] if ":" in line)}
-    return int(lines[0].split()[1]), headers.get("content-type", ""), body
+    status, headers, body = raw_exchange(port, payload)
+    return status, headers.get("content-type", ""), body
 
 
 def _chunked_body(total: int) -> bytes:

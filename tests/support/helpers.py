@@ -101,3 +101,26 @@ def card_worth(values: dict, code: str) -> int:
         red = values.get("red_ace")
         return red if red is not None and code[-1] in "HD" else values["ace"]
     return values["picture"] if rank in ("K", "Q", "J", "10") else int(rank)
+
+
+def raw_exchange(port: int, payload: bytes, source: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
+    """Send ``payload`` as is to 127.0.0.1:``port`` from the loopback address ``source`` and read the
+    whole answer: (status, headers with lower-case names, body)."""
+    with socket.socket() as s:
+        s.bind((source, 0))
+        s.settimeout(10)
+        s.connect(("127.0.0.1", port))
+        s.sendall(payload)
+        data = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                break
+            if not chunk:
+                break
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, v in (line.split(":", 1) for line in lines[1:] if ":" in line)}
+    return int(lines[0].split()[1]), headers, body
