@@ -12,15 +12,18 @@ from typing import Any
 
 from flask import Flask
 
-from . import cards, deadline, docs, errors, games, keys, ops, page, resources, suite, verdicts
-from .signing import load_key
-from .warmup import warm
-from .wire import MAX_BODY_BYTES
-
-BLUEPRINTS = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp, cards.bp)
+# The modules are imported by create_app, not here: gunicorn reads its configuration from
+# kalooki_referee.api.gunicorn_conf, which imports this package first, and that configuration must set
+# PROMETHEUS_MULTIPROC_DIR before prometheus_client is imported (by ops), which fixes its storage then.
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
+    from . import cards, deadline, docs, errors, games, keys, ops, page, resources, suite, verdicts
+    from .signing import load_key
+    from .warmup import warm
+    from .wire import MAX_BODY_BYTES
+
+    blueprints = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp, cards.bp)
     app = Flask(__name__)
     # One byte over the limit is let through werkzeug so that a body sent without a Content-Length
     # (chunked) can be told apart from one of exactly the limit: wire.read_body refuses it with 413.
@@ -33,7 +36,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["kalooki_signing_key"] = load_key(
         {**os.environ, **{k: v for k, v in app.config.items() if k.startswith("KALOOKI_SIGNING_KEY")}})
     ops.install(app)  # CORS, request ids, the JSON request log, the metrics, security headers
-    for blueprint in BLUEPRINTS:
+    for blueprint in blueprints:
         app.register_blueprint(blueprint)
     warm()  # load the variants and compile the validators now, not on a worker's first requests
     deadline.install(app)
