@@ -444,7 +444,7 @@ def _chunked(client, payload: bytes):
 
 
 def test_a_chunked_body_over_one_mib_is_413_not_cut_and_read():
-    from kalooki_referee.api import MAX_BODY_BYTES
+    from kalooki_referee.api.wire import MAX_BODY_BYTES
     client = create_app({"TESTING": True}).test_client()
     over = json.dumps(dict(FIRST_TURN, pad="x" * MAX_BODY_BYTES)).encode()
     problem(_chunked(client, over), 413, "request-entity-too-large")
@@ -457,7 +457,7 @@ def test_a_chunked_body_over_one_mib_is_413_not_cut_and_read():
 
 
 def test_a_body_one_byte_over_the_limit_with_its_length_is_413(client):
-    from kalooki_referee.api import MAX_BODY_BYTES
+    from kalooki_referee.api.wire import MAX_BODY_BYTES
     text = json.dumps(dict(FIRST_TURN, pad=""))
     over = text.replace('"pad": ""', '"pad": "' + "x" * (MAX_BODY_BYTES + 1 - len(text.encode())) + '"')
     problem(client.post("/v1/adjudicate", data=over, content_type="application/json"), 413, "request-entity-too-large")
