@@ -267,26 +267,44 @@ def _integral(value: Any) -> Any:
 
 
 def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
+    """What the parameters' shapes cannot say alone: the values that must agree with one another."""
     problems = []
-    players, pack, deal = params["players"], params["pack"], params["deal"]
-    contract = params.get("contract")
+    players = params["players"]
     if players["min"] > players["max"]:
         problems.append(Problem(base_pointer + "/players/min", "min is greater than max"))
-    table = deal["cards_by_players"] or {}
-    packs = pack.get("by_players") or {}
-    hands: list[str] = []
-    schedule: dict[str, Any] = contract["hands"] if contract is not None else {}
-    if contract is not None:
-        if contract["first"] > contract["last"]:
-            problems.append(Problem(base_pointer + "/contract/first", "the first hand comes after the last"))
-        hands = [str(h) for h in range(contract["first"], contract["last"] + 1)]
-        for h in hands:
-            if h not in schedule:
-                problems.append(Problem(base_pointer + f"/contract/hands/{h}", f"hand {h} is played but has no contract"))
-        hands = [h for h in hands if h in schedule]
-        for h in hands:
-            if not schedule[h]["sets"] + schedule[h]["runs"]:
-                problems.append(Problem(base_pointer + f"/contract/hands/{h}", "a contract asks for at least one meld"))
+    contract_problems, hands = _contract_checks(params.get("contract"), base_pointer)
+    problems += contract_problems
+    problems += _pack_checks(params, hands, base_pointer)
+    problems += _deal_checks(params, base_pointer)
+    problems += _set_checks(params, base_pointer)
+    if params.get("tournament") is not None:  # every table of the tournament is a game of this variant
+        problems += _tournament_checks(params["tournament"], players, base_pointer + "/tournament")
+    return problems
+
+
+def _contract_checks(contract: dict[str, Any] | None, base_pointer: str) -> tuple[list[Problem], list[str]]:
+    """A contract schedule's problems, and the hands it plays that have a contract."""
+    if contract is None:
+        return [], []
+    problems = []
+    if contract["first"] > contract["last"]:
+        problems.append(Problem(base_pointer + "/contract/first", "the first hand comes after the last"))
+    schedule = contract["hands"]
+    hands = [str(h) for h in range(contract["first"], contract["last"] + 1)]
+    problems += [Problem(base_pointer + f"/contract/hands/{h}", f"hand {h} is played but has no contract")
+                 for h in hands if h not in schedule]
+    hands = [h for h in hands if h in schedule]
+    problems += [Problem(base_pointer + f"/contract/hands/{h}", "a contract asks for at least one meld")
+                 for h in hands if not schedule[h]["sets"] + schedule[h]["runs"]]
+    return problems, hands
+
+
+def _pack_checks(params: dict[str, Any], hands: list[str], base_pointer: str) -> list[Problem]:
+    """For each number of players: the pack holds the deal, the upcard and a stock card, and the
+    packets make a hand."""
+    players, pack, deal = params["players"], params["pack"], params["deal"]
+    table, packs = deal["cards_by_players"] or {}, pack.get("by_players") or {}
+    schedule: dict[str, Any] = params["contract"]["hands"] if hands else {}
     for n in range(players["min"], players["max"] + 1):
         size_of = packs.get(str(n), pack)
         size = 52 * size_of["decks"] + size_of["jokers"]
@@ -296,19 +314,22 @@ def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
         each, field = max(dealt)
         needed = n * each + (1 if deal["upcard"] else 0) + 1
         if needed > size:
-            problems.append(Problem(base_pointer + field,
-                                    f"{n} players x {each} cards, the upcard and a stock card need "
-                                    f"{needed} cards but the pack has {size}"))
-            break
+            return [Problem(base_pointer + field, f"{n} players x {each} cards, the upcard and a stock card need "
+                                                  f"{needed} cards but the pack has {size}")]
         if deal["packets"] is not None and sum(deal["packets"]) != each:
-            problems.append(Problem(base_pointer + "/deal/packets",
-                                    f"the packets add up to {sum(deal['packets'])} but {n} players get {each} cards each"))
-            break
-    for name, keyed in (("deal/cards_by_players", table), ("pack/by_players", packs)):
-        for key in keyed:
-            if not players["min"] <= int(key) <= players["max"]:
-                problems.append(Problem(base_pointer + f"/{name}/{key}",
-                                        f"the variant is for {players['min']} to {players['max']} players"))
+            return [Problem(base_pointer + "/deal/packets",
+                            f"the packets add up to {sum(deal['packets'])} but {n} players get {each} cards each")]
+    return []
+
+
+def _deal_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
+    """Tables keyed by the number of players stay within the variant's; the cut and the upcard agree."""
+    players, pack, deal = params["players"], params["pack"], params["deal"]
+    problems = []
+    for name, keyed in (("deal/cards_by_players", deal["cards_by_players"] or {}),
+                        ("pack/by_players", pack.get("by_players") or {})):
+        problems += [Problem(base_pointer + f"/{name}/{key}", f"the variant is for {players['min']} to {players['max']} players")
+                     for key in keyed if not players["min"] <= int(key) <= players["max"]]
     if deal["joker_on_cut"] and not pack["jokers"]:
         problems.append(Problem(base_pointer + "/deal/joker_on_cut", "the pack has no joker to show on the cut"))
     if deal["joker_on_cut"] and deal.get("dealer_cut_bonus") is not None:
@@ -316,28 +337,35 @@ def _cross_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
                                 "one cut either shows a card to the cutter or is the dealer's count, not both"))
     if params["draw"]["dealer_upcard_option"] and not deal["upcard"]:
         problems.append(Problem(base_pointer + "/draw/dealer_upcard_option", "the dealer's option needs an upcard"))
-    sets = params["melds"]["set"]
+    return problems
+
+
+def _set_checks(params: dict[str, Any], base_pointer: str) -> list[Problem]:
+    sets, problems = params["melds"]["set"], []
     if sets["min"] > sets["max"]:
         problems.append(Problem(base_pointer + "/melds/set/min", "min is greater than max"))
-    if sets["distinct_suits"] and sets["max"] > 4 + pack["jokers"]:
+    if sets["distinct_suits"] and sets["max"] > 4 + params["pack"]["jokers"]:
         problems.append(Problem(base_pointer + "/melds/set/max", "a set of distinct suits cannot be that long"))
     if sets.get("min_naturals", 1) > sets["min"]:
         problems.append(Problem(base_pointer + "/melds/set/min_naturals", "a set cannot need more naturals than cards"))
-    tournament = params.get("tournament")
-    if tournament is not None:  # every table of the tournament is a game of this variant
-        lo, hi, at = players["min"], players["max"], base_pointer + "/tournament"
-        if not lo <= tournament["table_seats"] <= hi:
-            problems.append(Problem(at + "/table_seats", f"a table seats {tournament['table_seats']}; the game is "
-                                                         f"for {lo} to {hi} players"))
-        semi = -(-tournament["tables_max"] // tournament["semi_finals"])  # the winners dealt to a semi-final
-        if semi > hi:
-            problems.append(Problem(at + "/semi_finals", f"{tournament['tables_max']} qualifying winners dealt to "
-                                                         f"{tournament['semi_finals']} semi-finals seat {semi} at one; "
-                                                         f"the game is for at most {hi} players"))
-        final = tournament["semi_finals"] * tournament["advance_per_semi_final"]
-        if final > hi:
-            problems.append(Problem(at + "/advance_per_semi_final", f"the final would seat {final}; the game is for "
-                                                                    f"at most {hi} players"))
+    return problems
+
+
+def _tournament_checks(tournament: dict[str, Any], players: dict[str, Any], at: str) -> list[Problem]:
+    """Every table of the tournament (qualifying, semi-final, final) seats a number the game allows."""
+    lo, hi, problems = players["min"], players["max"], []
+    if not lo <= tournament["table_seats"] <= hi:
+        problems.append(Problem(at + "/table_seats", f"a table seats {tournament['table_seats']}; the game is "
+                                                     f"for {lo} to {hi} players"))
+    semi = -(-tournament["tables_max"] // tournament["semi_finals"])  # the winners dealt to a semi-final
+    if semi > hi:
+        problems.append(Problem(at + "/semi_finals", f"{tournament['tables_max']} qualifying winners dealt to "
+                                                     f"{tournament['semi_finals']} semi-finals seat {semi} at one; "
+                                                     f"the game is for at most {hi} players"))
+    final = tournament["semi_finals"] * tournament["advance_per_semi_final"]
+    if final > hi:
+        problems.append(Problem(at + "/advance_per_semi_final", f"the final would seat {final}; the game is for "
+                                                                f"at most {hi} players"))
     return problems
 
 
@@ -361,7 +389,11 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
     if not path.is_file():  # pragma: no cover - load_variant looks the id up among the files first
         raise UnknownVariant(Problem("/variant", f"no variant {variant_id!r}; known: {', '.join(variant_ids(directory))}"))
     data = _load_file(path)
-    own_decisions: list[dict[str, Any]] = list(data.get("decisions") or [])
+    if "decisions" in data:  # pragma: no cover - a broken variant file (only tests write one)
+        raise InvalidRules(Problem("/decisions", f"{path.name}: a variant's rulings are kept in {RULINGS_FILE}, "
+                                                 f"under {variant_id}"))
+    own_decisions: list[dict[str, Any]] = _thaw(_rulings(directory).get(variant_id, ()))
+    data = {**data, "decisions": own_decisions}
     adopt = data.get("adopt_decisions")
     if isinstance(adopt, dict) and isinstance(adopt.get("ids"), list):
         source = {d["id"]: d for d in _thaw(_load_variant(str(adopt.get("from")), directory).decisions)}
@@ -390,7 +422,7 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
     if data["id"] != variant_id:  # pragma: no cover - a broken variant file (only tests write one)
         raise InvalidRules(Problem("/id", f"{path.name}: id {data['id']!r} does not match the file name"))
     typed = _check_parameters(data["parameters"], "/parameters")
-    _check_decisions(data, own_decisions, path.name)
+    _check_decisions(data, own_decisions)
     stray = [c for c in data.get("not_enforced", ()) if c not in data["clauses"]]
     if stray:  # pragma: no cover - a broken variant file (only tests write one)
         raise InvalidRules(Problem("/not_enforced", f"{path.name}: not clauses of the variant: {stray}"))
@@ -398,6 +430,27 @@ def _load_variant(variant_id: str, directory: str) -> Variant:
                    _freeze(data["sources"]), tuple(data["clauses"]), _freeze(data.get("decisions", [])),
                    _freeze(data["parameters"]), typed, _freeze(data.get("clause_map", {})),
                    status=data.get("status", "complete"), not_enforced=tuple(data.get("not_enforced", ())))
+
+
+RULINGS_FILE = "decisions.yaml"
+
+
+@functools.lru_cache(maxsize=None)
+def _rulings(directory: str) -> Mapping[str, Any]:
+    """The referee's rulings (``decisions.yaml`` beside the variants' folder), by the id of the variant
+    that rules: each is written once and inherited (``extends``) or adopted (``adopt_decisions``)."""
+    path = Path(directory).parent / RULINGS_FILE
+    data = _load_file(path) if path.is_file() else {}
+    problems = [Problem(pointer(v), f"{RULINGS_FILE}: {v!r} is not a variant")
+                for v in sorted(set(data) - _known_ids(directory))]
+    # each variant's list has the shape variant.schema.yaml gives a variant's merged `decisions`
+    check = jsonschema.Draft202012Validator(variant_schema()["properties"]["decisions"])
+    problems += [Problem(pointer(v, *e.absolute_path), f"{RULINGS_FILE}: {e.message}")
+                 for v, rulings in data.items() for e in check.iter_errors(rulings)]
+    if problems:  # pragma: no cover - a broken rulings file (only tests write one)
+        raise InvalidRules(problems)
+    frozen: Mapping[str, Any] = _freeze(data)
+    return frozen
 
 
 def _inherited_clauses(data: Mapping[str, Any], base: Variant, name: str) -> list[str]:
@@ -419,16 +472,16 @@ def _inherited_clauses(data: Mapping[str, Any], base: Variant, name: str) -> lis
     return sorted(kept, key=lambda c: (order.get(c, len(order)), c))
 
 
-def _check_decisions(data: dict[str, Any], own: list[dict[str, Any]], name: str) -> None:
+def _check_decisions(data: dict[str, Any], own: list[dict[str, Any]]) -> None:
     """A ruling's links, checked where it is written (a decision a file inherits or adopts is
     checked in the file that rules it): every clause it names is in the registry and one this
     variant plays under (its ``clauses``, either side of its ``clause_map``, or a referee clause),
     and its ``switch`` names a parameter of the variant."""
     played = set(data["clauses"]) | set(data.get("clause_map") or {}) | set((data.get("clause_map") or {}).values())
     problems = []
-    positions = {id(d): i for i, d in enumerate(data.get("decisions") or [])}
-    for decision in own:
-        at = f"/decisions/{positions.get(id(decision), 0)}"
+    name = f"{RULINGS_FILE} ({data['id']})"
+    for i, decision in enumerate(own):
+        at = f"/{data['id']}/{i}"
         for k, clause in enumerate(decision["clauses"]):
             if clause not in registry():  # pragma: no cover - a broken variant file (only tests write one)
                 problems.append(Problem(f"{at}/clauses/{k}", f"{name}: {decision['id']} names {clause!r}, which is not in the clause registry"))

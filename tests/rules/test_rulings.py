@@ -55,17 +55,22 @@ def test_a_clause_no_ruling_touches_cites_none():
 
 
 def _copy_variants(tmp_path: Path) -> Path:
+    """The variants' folder and the rulings file beside it (rules/decisions.yaml), copied."""
     target = tmp_path / "variants"
     shutil.copytree(VARIANT_DIR, target)
+    shutil.copy(VARIANT_DIR.parent / "decisions.yaml", tmp_path / "decisions.yaml")
     return target
 
 
-def _edit_decision(directory: Path, variant_id: str, decision_id: str, **changes) -> None:
-    path = directory / f"{variant_id}.yaml"
+def _edit_rulings(directory: Path, edit) -> None:
+    path = directory.parent / "decisions.yaml"
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    decision = next(d for d in data["decisions"] if d["id"] == decision_id)
-    decision.update(changes)
+    edit(data)
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+
+
+def _edit_decision(directory: Path, variant_id: str, decision_id: str, **changes) -> None:
+    _edit_rulings(directory, lambda data: next(d for d in data[variant_id] if d["id"] == decision_id).update(changes))
 
 
 @pytest.mark.parametrize("changes, words", [
@@ -83,11 +88,34 @@ def test_a_ruling_with_a_bad_link_is_refused_on_load(tmp_path, changes, words):
 
 def test_a_ruling_must_say_which_clauses_it_decides(tmp_path):
     directory = _copy_variants(tmp_path)
-    path = directory / "british.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    del data["decisions"][0]["clauses"]
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    _edit_rulings(directory, lambda data: data["british"][0].pop("clauses"))
     with pytest.raises(InvalidRules) as err:
         load_variant("british", directory=directory)
-    assert "/decisions/0" in [p.pointer for p in err.value.problems]
+    assert "/british/0" in [p.pointer for p in err.value.problems]
+
+
+def test_rulings_are_written_once_in_the_rulings_file_never_in_a_variant_file(tmp_path):
+    directory = _copy_variants(tmp_path)
+    path = directory / "british_max501.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    ruling = yaml.safe_load((VARIANT_DIR.parent / "decisions.yaml").read_text(encoding="utf-8"))["british"][0]
+    path.write_text(yaml.safe_dump({**data, "decisions": [ruling]}, sort_keys=False), encoding="utf-8")
+    with pytest.raises(InvalidRules) as err:
+        load_variant("british_max501", directory=directory)
+    assert [p.pointer for p in err.value.problems] == ["/decisions"] and "decisions.yaml" in err.value.detail
+
+
+def test_the_rulings_file_names_only_variants_that_exist(tmp_path):
+    directory = _copy_variants(tmp_path)
+    _edit_rulings(directory, lambda data: data.update(british_max999=data["british"][:1]))
+    with pytest.raises(InvalidRules) as err:
+        load_variant("british", directory=directory)
+    assert "/british_max999" in [p.pointer for p in err.value.problems]
+
+
+def test_a_house_variation_inherits_its_parents_rulings_and_adds_its_own():
+    british, blackpool = load_variant("british"), load_variant("british_blackpool")
+    own = [d["id"] for d in blackpool.decisions if d["id"] not in {b["id"] for b in british.decisions}]
+    assert own and all(i.startswith("dec.blackpool") for i in own)
+    assert [d["id"] for d in british.decisions] == [d["id"] for d in blackpool.decisions][:len(british.decisions)]
 
