@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from itertools import combinations
-from typing import NamedTuple, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 from .actions import Action, Allow, Announce, Build, Call, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker
 from .cards import JOKER, JOKER_CODE, RANK_CODES, SUITS, Card, parse_card, rank_code, seen
@@ -509,40 +509,47 @@ def contract_openings(variant: Variant, hand: Sequence[Card], hand_number: int, 
     shapes = [(wanted.sets, wanted.runs, runs)]
     if contract.full_suit_for_runs is not None and wanted.runs == contract.full_suit_for_runs:
         shapes.append((wanted.sets, 1, [p for p in runs if len(p.codes) == 13]))
-    left = Counter(c.code for c in hand)
-    out: list[list[Piece]] = []
-    cut = False
+    walk = _ContractWalk(contract.distinct, Counter(c.code for c in hand), limit, budget)
+    for n_sets, n_runs, run_pool in shapes:
+        walk.walk(run_pool, 0, n_runs, [(sets, n_sets)], [], set())
+    return Found(walk.out[:limit], walk.cut)
 
-    def key(piece: Piece) -> str | int:
-        """A run's suit, a set's rank (what ``distinct`` keeps apart)."""
-        token = _token(piece.codes[0])
-        if piece.what == "run":
-            return token.suit if token.card.is_joker else token.card.suit
-        return token.rank if token.card.is_joker else token.card.rank
 
-    def walk(pool: list[Piece], start: int, need: int, then: list[tuple[list[Piece], int]],
+def _distinct_key(piece: Piece) -> str | int:
+    """A run's suit, a set's rank (what a contract's ``distinct`` keeps apart)."""
+    token = _token(piece.codes[0])
+    if piece.what == "run":
+        return token.suit if token.card.is_joker else token.card.suit
+    return token.rank if token.card.is_joker else token.card.rank
+
+
+class _ContractWalk:
+    """The depth-first choice of a contract's melds among the pieces a hand can make: ``left`` is
+    the hand's cards not yet used, ``out`` the lays found (each leaving a card to discard that is not
+    a joker), ``cut`` whether the limit or the budget stopped the search."""
+
+    def __init__(self, distinct: bool, left: Counter[str], limit: int, budget: Budget) -> None:
+        self.distinct, self.left, self.limit, self.budget = distinct, left, limit, budget
+        self.out: list[list[Piece]] = []
+        self.cut = False
+
+    def walk(self, pool: list[Piece], start: int, need: int, then: list[tuple[list[Piece], int]],
              chosen: list[Piece], used: set[str | int]) -> None:
-        nonlocal cut
-        if len(out) >= limit:
-            cut = True
+        if len(self.out) >= self.limit:
+            self.cut = True
             return
         if need == 0:
-            if then:
-                (next_pool, next_need), rest = then[0], then[1:]
-                walk(next_pool, 0, next_need, rest, chosen, set())
-                return
-            rest_cards = [c for c, n in left.items() for _ in range(n)]
-            if rest_cards and any(c != JOKER_CODE for c in rest_cards):
-                out.append(list(chosen))
+            self._complete(then, chosen)
             return
+        left = self.left
         for i in range(start, len(pool)):
-            if budget.exhausted:
-                cut = True
+            if self.budget.exhausted:
+                self.cut = True
                 return
-            budget.left -= 1
+            self.budget.left -= 1
             piece = pool[i]
-            k = key(piece)
-            if contract.distinct and k in used:
+            k = _distinct_key(piece)
+            if self.distinct and k in used:
                 continue
             need_cards = _needs(piece.codes)
             if any(left[c] < n for c, n in need_cards.items()):
@@ -550,14 +557,20 @@ def contract_openings(variant: Variant, hand: Sequence[Card], hand_number: int, 
             for c, n in need_cards.items():
                 left[c] -= n
             chosen.append(piece)
-            walk(pool, i + 1, need - 1, then, chosen, used | {k})
+            self.walk(pool, i + 1, need - 1, then, chosen, used | {k})
             chosen.pop()
             for c, n in need_cards.items():
                 left[c] += n
 
-    for n_sets, n_runs, run_pool in shapes:
-        walk(run_pool, 0, n_runs, [(sets, n_sets)], [], set())
-    return Found(out[:limit], cut)
+    def _complete(self, then: list[tuple[list[Piece], int]], chosen: list[Piece]) -> None:
+        """One kind of meld chosen: go on to the next kind, or keep the lay if a card other than a
+        joker is left to discard."""
+        if then:
+            (next_pool, next_need), rest = then[0], then[1:]
+            self.walk(next_pool, 0, next_need, rest, chosen, set())
+            return
+        if any(c != JOKER_CODE for c, n in self.left.items() if n > 0):
+            self.out.append(list(chosen))
 
 
 def opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card | None = None,
@@ -649,95 +662,116 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
     canonical form; duplicates are possible (the listing removes them)."""
     budget = budget if budget is not None else Budget()
     out: list[Action] = []
-    cut = False
     if state.phase == Phase.ENDED:
-        return out, cut
+        return out, False
     if state.announcement is not None:
         out.append(Announce(state.announcement.count, state.announcement.player))
-    player = state.current
-    hand = seen(player.hand)  # what the seen cards allow (an unseen card is no candidate)
+    hand = seen(state.current.hand)  # what the seen cards allow (an unseen card is no candidate)
     if state.phase == Phase.DRAW:
-        # calls out of turn: the seats that may call the top discard, and the calls waiting
-        out.extend(Allow(caller) for caller in state.calls)
-        if variant.rules.calling.per_hand and state.discard and not state.first_play and not state.stock_owed:
-            out.extend(Call(p.id) for p in state.players
-                       if p.id != state.to_act and not p.opened and p.id not in state.calls)
-        out.append(Draw("stock"))
-        if state.discard:
-            out.append(Draw("discard"))
-        if state.dealer_option:
-            out.append(Pass())
-        return out, cut
+        return out + _draw_candidates(variant, state), False
     held = {c.code: c for c in hand}
     if state.dealer_option:  # the dealer took the upcard in exchange: only a discard can follow
-        return [Discard(held[code]) for code in sorted(held)], cut
+        return [Discard(held[code]) for code in sorted(held)], False
     pending = state.turn.pending_jokers
     if pending:
         # a released joker waits to be placed: only melds and builds that use it can come next
         hand = hand + (JOKER,) * pending
         held = {c.code: c for c in hand}
+    cut = _meld_candidates(variant, state, hand, budget, out)
     counts = Counter(c.code for c in hand)
+    for tm in state.melds:
+        if tm.meld.kind == "set":
+            out.extend(_set_candidates(variant, tm, held, counts))
+        else:
+            out.extend(_run_candidates(variant, tm, held, counts))
+    out.extend(Discard(held[code]) for code in sorted(counts))
+    return out, cut
+
+
+def _draw_candidates(variant: Variant, state: State) -> list[Action]:
+    """At the draw: the calls out of turn (the seats that may call the top discard, and the calls
+    waiting to be allowed), the draws, and the dealer's pass of the upcard."""
+    out: list[Action] = [Allow(caller) for caller in state.calls]
+    if variant.rules.calling.per_hand and state.discard and not state.first_play and not state.stock_owed:
+        out.extend(Call(p.id) for p in state.players
+                   if p.id != state.to_act and not p.opened and p.id not in state.calls)
+    out.append(Draw("stock"))
+    if state.discard:
+        out.append(Draw("discard"))
+    if state.dealer_option:
+        out.append(Pass())
+    return out
+
+
+def _meld_candidates(variant: Variant, state: State, hand: tuple[Card, ...], budget: Budget,
+                     out: list[Action]) -> bool:
+    """The new melds the player to act may lay (a contract's or an opening's, or single melds once
+    opened), added to ``out``; whether the opening search was cut."""
+    player, pending = state.current, state.turn.pending_jokers
     contract = variant.rules.contract
     if contract is not None and not player.opened:
         found = contract_openings(variant, hand, state.hand_number, budget=budget)
-        cut = found.cut
-        out.extend(opening_action(combo) for combo in found.openings)
     elif player.opened and (contract is None or contract.later_melds):
         melds = single_melds(hand, variant)
         if pending:
             melds = [p for p in melds if any(x.startswith(JOKER_CODE) for x in p.codes)]
         out.extend(MeldAction((MeldSpec(p.tokens, p.kind),)) for p in melds)
+        return False
     elif not player.opened:
         found = openings(variant, hand, state.melds, state.turn.must_use, budget=budget, jokers_only=bool(pending))
-        cut = found.cut
-        out.extend(opening_action(combo) for combo in found.openings)
-    has_joker = counts[JOKER_CODE] > 0
+    else:
+        return False
+    out.extend(opening_action(combo) for combo in found.openings)
+    return found.cut
+
+
+def _set_candidates(variant: Variant, tm: TableMeld, held: Mapping[str, Card], counts: Counter[str]) -> list[Action]:
+    """Builds onto a set (its missing suits, a joker) and exchanges for its jokers."""
+    meld, has_joker = tm.meld, counts[JOKER_CODE] > 0
+    if meld.rank == 0:  # a set of jokers alone takes only jokers
+        return [Build(tm.id, (Token(JOKER),))] if has_joker else []
+    out: list[Action] = []
+    rank = meld.slots[0].rank
+    present = ({s.suit for s in meld.slots if not s.is_joker}
+               if variant.rules.melds.set.distinct_suits else set())
+    missing = [_code(rank, s) for s in SUITS if s not in present]
+    out.extend(Build(tm.id, (Token(held[code]),)) for code in missing if code in counts)
+    if has_joker:
+        out.append(Build(tm.id, (Token(JOKER, rank, ""),)))
+    if meld.jokers:
+        have = [c for c in missing if c in counts]
+        for n in (1, 2):
+            out.extend(SwapJoker(tm.id, tuple(held[c] for c in combo)) for combo in combinations(have, n))
+    return out
+
+
+def _run_candidates(variant: Variant, tm: TableMeld, held: Mapping[str, Card], counts: Counter[str]) -> list[Action]:
+    """Builds of one or two cards onto either end of a run (naturals or jokers), and exchanges for
+    its jokers (with the move of the joker up, where the variant allows it)."""
+    meld, has_joker = tm.meld, counts[JOKER_CODE] > 0
     low_aces = any(line[0] == 1 for line in run_lines(variant))
-    for tm in state.melds:
-        meld = tm.meld
-        if meld.kind == "set" and meld.rank == 0:  # a set of jokers alone takes only jokers
-            if has_joker:
-                out.append(Build(tm.id, (Token(JOKER),)))
-            continue
-        if meld.kind == "set":
-            rank = meld.slots[0].rank
-            present = ({s.suit for s in meld.slots if not s.is_joker}
-                       if variant.rules.melds.set.distinct_suits else set())
-            missing = [_code(rank, s) for s in SUITS if s not in present]
-            for code in missing:
-                if code in counts:
-                    out.append(Build(tm.id, (Token(held[code]),)))
-            if has_joker:
-                out.append(Build(tm.id, (Token(JOKER, rank, ""),)))
-            if meld.jokers:
-                have = [c for c in missing if c in counts]
-                for n in (1, 2):
-                    for combo in combinations(have, n):
-                        out.append(SwapJoker(tm.id, tuple(held[c] for c in combo)))
-        else:
-            (lo_r, suit), (hi_r, _) = _run_ends(meld)
-            for end, step, first in (("low", -1, lo_r), ("high", 1, hi_r)):
-                seq: list[str] = []
-                r = first
-                for _ in range(2):
-                    real = 14 if r == 1 else r
-                    if not 1 <= r <= 14 or (r == 1 and not low_aces):
-                        break
-                    if real in RANK_CODES and _code(real, suit) in counts:
-                        seq.append(_code(real, suit))
-                    elif has_joker and real in RANK_CODES:
-                        seq.append(f"JK(={_code(real, suit)})")
-                    else:
-                        break
-                    cards = list(reversed(seq)) if end == "low" else list(seq)
-                    out.append(Build(tm.id, _tokens(cards), end))
-                    r += step
-            for slot in meld.slots:
-                natural = _code(slot.rank if slot.rank != 1 else 14, slot.suit)
-                if slot.is_joker and natural in counts:
-                    out.append(SwapJoker(tm.id, (held[natural],)))
-                    if variant.rules.joker_reuse.move_up:
-                        out.append(SwapJoker(tm.id, (held[natural],), Build(tm.id, (Token(JOKER),), "high")))
-    for code in sorted(counts):
-        out.append(Discard(held[code]))
-    return out, cut
+    out: list[Action] = []
+    (lo_r, suit), (hi_r, _) = _run_ends(meld)
+    for end, step, first in (("low", -1, lo_r), ("high", 1, hi_r)):
+        seq: list[str] = []
+        r = first
+        for _ in range(2):
+            real = 14 if r == 1 else r
+            if not 1 <= r <= 14 or (r == 1 and not low_aces):
+                break
+            if real in RANK_CODES and _code(real, suit) in counts:
+                seq.append(_code(real, suit))
+            elif has_joker and real in RANK_CODES:
+                seq.append(f"JK(={_code(real, suit)})")
+            else:
+                break
+            cards = list(reversed(seq)) if end == "low" else list(seq)
+            out.append(Build(tm.id, _tokens(cards), end))
+            r += step
+    for slot in meld.slots:
+        natural = _code(slot.rank if slot.rank != 1 else 14, slot.suit)
+        if slot.is_joker and natural in counts:
+            out.append(SwapJoker(tm.id, (held[natural],)))
+            if variant.rules.joker_reuse.move_up:
+                out.append(SwapJoker(tm.id, (held[natural],), Build(tm.id, (Token(JOKER),), "high")))
+    return out

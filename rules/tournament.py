@@ -199,11 +199,27 @@ def tournament_from_dict(data: Mapping[str, Any], variant: Variant) -> Tournamen
 
 
 def check_tournament(t: Tournament, variant: Variant, rules: TournamentRules) -> list[Problem]:
-    """Whether ``t`` can occur under the rules: every way it cannot, as problems."""
-    problems: list[Problem] = []
-    fewest = variant.rules.players.min
+    """Whether ``t`` can occur under the rules: every way it cannot, as problems (its tables and pool,
+    then its stage: qualifying, semi-finals, final)."""
     qualifying = t.of_round("qualifying")
-    semis, finals = t.of_round("semi_final"), t.of_round("final")
+    problems = _table_problems(t, variant.rules.players.min, rules)
+    if t.stage != "finished" and t.winner is not None:
+        problems.append(Problem("/winner", "only a finished tournament has a winner"))
+    done = all(not q.playing for q in qualifying)
+    if t.stage == "qualifying":
+        if t.of_round("semi_final") or t.of_round("final") or done:
+            problems.append(Problem("/stage", "the qualifying stage lasts while a qualifying table plays, and has no "
+                                              "semi-final or final"))
+        return problems
+    if not done or t.pool:
+        problems.append(Problem("/stage", "the qualifying tables are not all over"))
+    return problems + _stage_problems(t, rules)
+
+
+def _table_problems(t: Tournament, fewest: int, rules: TournamentRules) -> list[Problem]:
+    """The tables' seats, leavers and winners, and the pool of players waiting for a new table."""
+    problems: list[Problem] = []
+    qualifying = t.of_round("qualifying")
     if not qualifying:
         problems.append(Problem("/tables", "a tournament starts with its qualifying tables"))
     if len(qualifying) > rules.tables_max:
@@ -211,27 +227,7 @@ def check_tournament(t: Tournament, variant: Variant, rules: TournamentRules) ->
                                            f"may be formed ({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
     live: dict[str, str] = {}
     for i, table in enumerate(t.tables):
-        at = ("tables", i)
-        if table.round == "qualifying" and not fewest <= len(table.seats) <= rules.table_seats:
-            problems.append(Problem(pointer(*at, "seats"), f"a qualifying table seats {fewest} to {rules.table_seats}"))
-        if set(table.left) - set(table.seats):
-            problems.append(Problem(pointer(*at, "left"), "only a player seated at the table can leave it"))
-        if table.left and table.round != "qualifying":
-            problems.append(Problem(pointer(*at, "left"), "buy-ins are only at the qualifying tables "
-                                                          f"({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
-        if table.winners:
-            want = advancing(table, rules)
-            if len(table.winners) != want:
-                problems.append(Problem(pointer(*at, "winners"), f"this table has {want} winner(s), not "
-                                                                 f"{len(table.winners)} ({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
-            if set(table.winners) - (set(table.seats) - set(table.left)):
-                problems.append(Problem(pointer(*at, "winners"), "a winner is a player still at the table"))
-        else:
-            for pid in table.seats:
-                if pid not in table.left:
-                    if pid in live:
-                        problems.append(Problem(pointer(*at, "seats"), f"{pid} is playing at {live[pid]} too"))
-                    live[pid] = table.id
+        problems += _one_table_problems(table, ("tables", i), fewest, rules, live)
     for j, pid in enumerate(t.pool):
         if pid in live:
             problems.append(Problem(pointer("pool", j), f"{pid} is waiting in the pool and playing at {live[pid]}"))
@@ -240,16 +236,41 @@ def check_tournament(t: Tournament, variant: Variant, rules: TournamentRules) ->
     if len(t.pool) >= rules.table_seats or (t.pool and len(qualifying) >= rules.tables_max):
         problems.append(Problem("/pool", f"a pool of {rules.table_seats} forms a new table at once, and none waits "
                                          f"once {rules.tables_max} tables exist ({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
-    if t.stage != "finished" and t.winner is not None:
-        problems.append(Problem("/winner", "only a finished tournament has a winner"))
-    done = all(not q.playing for q in qualifying)
-    if t.stage == "qualifying":
-        if semis or finals or done:
-            problems.append(Problem("/stage", "the qualifying stage lasts while a qualifying table plays, and has no "
-                                              "semi-final or final"))
+    return problems
+
+
+def _one_table_problems(table: Table, at: tuple[str, int], fewest: int, rules: TournamentRules,
+                        live: dict[str, str]) -> list[Problem]:
+    """One table's problems; its players still playing are noted in ``live`` (by the table's id)."""
+    problems: list[Problem] = []
+    if table.round == "qualifying" and not fewest <= len(table.seats) <= rules.table_seats:
+        problems.append(Problem(pointer(*at, "seats"), f"a qualifying table seats {fewest} to {rules.table_seats}"))
+    if set(table.left) - set(table.seats):
+        problems.append(Problem(pointer(*at, "left"), "only a player seated at the table can leave it"))
+    if table.left and table.round != "qualifying":
+        problems.append(Problem(pointer(*at, "left"), "buy-ins are only at the qualifying tables "
+                                                      f"({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
+    if table.winners:
+        want = advancing(table, rules)
+        if len(table.winners) != want:
+            problems.append(Problem(pointer(*at, "winners"), f"this table has {want} winner(s), not "
+                                                             f"{len(table.winners)} ({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
+        if set(table.winners) - (set(table.seats) - set(table.left)):
+            problems.append(Problem(pointer(*at, "winners"), "a winner is a player still at the table"))
         return problems
-    if not done or t.pool:
-        problems.append(Problem("/stage", "the qualifying tables are not all over"))
+    for pid in table.seats:
+        if pid not in table.left:
+            if pid in live:
+                problems.append(Problem(pointer(*at, "seats"), f"{pid} is playing at {live[pid]} too"))
+            live[pid] = table.id
+    return problems
+
+
+def _stage_problems(t: Tournament, rules: TournamentRules) -> list[Problem]:
+    """Past the qualifying stage: the semi-finals seated from the qualifying winners, the final from
+    theirs, and the stage and winner that follow from which tables still play."""
+    problems: list[Problem] = []
+    qualifying, semis, finals = t.of_round("qualifying"), t.of_round("semi_final"), t.of_round("final")
     seeded = _seeding([q.winners[0] for q in qualifying if q.winners], rules)
     if seeded is not None and [table.seats for table in semis] != seeded:
         problems.append(Problem("/tables", "the semi-final tables seat the qualifying winners, dealt to them in turn "
