@@ -168,7 +168,9 @@ def _headers(response: Response, rid: str, route: str, method: str) -> None:
     pairs = response.headers._list
     pairs.append((REQUEST_ID_HEADER, rid))
     pairs.append(_NOSNIFF)
-    if "Cache-Control" not in response.headers:  # a route may set its own (static files)
+    # a route may set its own (static files); (looked for in the pairs: werkzeug's `in` raises and
+    # catches an HTTP exception for each name it does not find)
+    if not any(name.lower() == "cache-control" for name, _ in pairs):
         pairs.append(("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and response.status_code == 200
                       and method in ("GET", "HEAD") else CACHE_NEVER))
     pairs += _SECURITY
