@@ -4,6 +4,9 @@
     .venv/bin/python -m benchmarks.run --quick    # fewer and shorter rounds (about a minute)
     .venv/bin/python -m benchmarks.run --no-http  # in-process figures only
 
+Over HTTP, `/v1/adjudicate` and the referee's own echo are measured against a separate bare Flask +
+orjson echo app (benchmarks/bare.py) served by its own gunicorn with the same settings.
+
 Figures measured against each other (a request against the bare echo, a game request against a hand
 request) are measured in alternating rounds after a warm-up: each round times every case in turn, the
 figure is computed per round from the round's medians, and the median over the rounds is printed
