@@ -8,6 +8,7 @@ A request's body is read by one decorator (``wire.json_body``); every error answ
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask
@@ -17,6 +18,25 @@ from flask import Flask
 # PROMETHEUS_MULTIPROC_DIR before prometheus_client is imported (by ops), which fixes its storage then.
 
 
+class RefereeApp(Flask):
+    """Flask, with ``ensure_sync``'s answer kept per function: Flask asks it of every hook and view
+    on every request (an ``inspect`` of the function's code flags each time), and the answer for a
+    given function never changes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._synced: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        try:
+            return self._synced[func]
+        except KeyError:
+            synced = self._synced[func] = super().ensure_sync(func)
+            return synced
+        except TypeError:  # (an unhashable callable)
+            return super().ensure_sync(func)
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     from . import cards, deadline, docs, errors, games, keys, ops, page, resources, suite, verdicts
     from .signing import load_key
@@ -24,7 +44,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from .wire import MAX_BODY_BYTES
 
     blueprints = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp, cards.bp)
-    app = Flask(__name__)
+    app = RefereeApp(__name__)
     # One byte over the limit is let through werkzeug so that a body sent without a Content-Length
     # (chunked) can be told apart from one of exactly the limit: wire.read_body refuses it with 413.
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES + 1)

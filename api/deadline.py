@@ -14,10 +14,12 @@ other thread the deadline is not set and gunicorn's own timeout remains the net.
 """
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import threading
 
+from collections.abc import Callable
 from types import FrameType
 
 from flask import Flask, Response
@@ -35,6 +37,11 @@ def _expired(signum: int, frame: FrameType | None) -> None:
     raise DeadlineExceeded()
 
 
+# signal.getsignal converts what it finds into an enum member, which for a Python handler means
+# raising and catching a ValueError on every call; the C function underneath returns the handler as is.
+_handler_of: Callable[[int], object] = getattr(importlib.import_module("_signal"), "getsignal", signal.getsignal)
+
+
 def _stop() -> None:
     signal.setitimer(signal.ITIMER_VIRTUAL, 0)
 
@@ -48,8 +55,11 @@ def install(app: Flask) -> None:
     if threading.current_thread() is threading.main_thread():  # the handler is set once per process
         signal.signal(signal.SIGVTALRM, _expired)
 
+    main_thread, get_ident, sigvtalrm = threading.main_thread, threading.get_ident, signal.SIGVTALRM
+
     def armed() -> bool:
-        return threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGVTALRM) is _expired
+        # (the main thread's ident read at each request: a forked worker's main thread is the one that forked)
+        return get_ident() == main_thread().ident and _handler_of(sigvtalrm) is _expired
 
     @app.before_request
     def _arm() -> None:

@@ -4,7 +4,9 @@ security and caching headers; and the ops blueprint: ``GET /health``, ``/ready``
 
 Everything here runs on every request, so the per-request work is kept to a few dictionary look-ups:
 the metric series of a (route, method, status) are looked up once and kept, the header values are
-constants, and the log line is rendered by structlog straight to bytes with orjson.
+constants appended as they are, a fresh request id costs no system call, and the request's log line
+is written with orjson directly, in the form of structlog's logger (which writes the other lines,
+the errors with their tracebacks).
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import logging
 import os
 import re
 import sys
+from random import getrandbits
 from time import gmtime, perf_counter, strftime, time
 from collections.abc import Callable, MutableMapping
 from typing import Any, BinaryIO, cast
@@ -133,7 +136,7 @@ def install(app: Flask) -> None:
     app.extensions["kalooki_referee.log"] = log
     app.extensions["kalooki_referee.metrics"] = _metrics_registry()
     _install_cors(app)
-    recorder = _Recorder(log)
+    recorder = _Recorder(_RequestLog(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer))
     app.before_request(recorder.start)
     app.after_request(recorder.finish)
 
@@ -152,23 +155,56 @@ def _install_cors(app: Flask) -> None:
                               for hook in hooks if hook not in before_cors]
 
 
+# The headers every answer carries after its request id, as (name, value) pairs werkzeug would
+# store: constants, so they are appended as they are, not checked one by one on every answer.
+_SECURITY = (("Content-Security-Policy", CONTENT_SECURITY_POLICY), ("X-Frame-Options", "SAMEORIGIN"))
+_NOSNIFF = ("X-Content-Type-Options", "nosniff")
+
+
 def _headers(response: Response, rid: str, route: str, method: str) -> None:
     """The request id and the security and caching headers, on every answer."""
-    headers = response.headers  # `add` appends; `headers[name] = value` would first look for the name
-    headers.add(REQUEST_ID_HEADER, rid)
-    headers.add("X-Content-Type-Options", "nosniff")
-    if "Cache-Control" not in headers:  # a route may set its own (static files)
-        headers.add("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and response.status_code == 200
-                    and method in ("GET", "HEAD") else CACHE_NEVER)
-    headers.add("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    headers.add("X-Frame-Options", "SAMEORIGIN")
+    # (appended to werkzeug's list of pairs directly: `add` would check each constant for newlines on
+    # every answer; the request id is a checked token, see _SANE_REQUEST_ID, or one made here)
+    pairs = response.headers._list
+    pairs.append((REQUEST_ID_HEADER, rid))
+    pairs.append(_NOSNIFF)
+    # a route may set its own (static files); (looked for in the pairs: werkzeug's `in` raises and
+    # catches an HTTP exception for each name it does not find)
+    if not any(name.lower() == "cache-control" for name, _ in pairs):
+        pairs.append(("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and response.status_code == 200
+                      and method in ("GET", "HEAD") else CACHE_NEVER))
+    pairs += _SECURITY
+
+
+def fresh_request_id() -> str:
+    """A request id made here: 128 random bits as 32 hex digits, from the random module (no system
+    call per request; it is reseeded in every forked worker, so workers never share a sequence).
+    An id correlates log lines with answers: it needs to be unique, not secret."""
+    return f"{getrandbits(128):032x}"
+
+
+class _RequestLog:
+    """The request's log line, written as structlog's logger of ``request_logger`` writes it (the
+    same fields in the same order, then ``event``, ``level`` and ``time``), without its chain of
+    processors: the one line every request writes."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.write, self.flush = stream.write, stream.flush
+        self.clock = _UtcTime()
+
+    def __call__(self, line: dict[str, Any]) -> None:
+        line["event"] = "request"
+        line["level"] = "info"
+        self.clock(None, "info", line)
+        self.write(orjson.dumps(line) + b"\n")
+        self.flush()
 
 
 class _Recorder:
     """A request's start noted, and at its answer the headers added, the metrics counted and the log
     line written.  Each metric series is looked up in prometheus-client once, then kept here."""
 
-    def __init__(self, log: Any) -> None:
+    def __init__(self, log: _RequestLog) -> None:
         self.log = log
         self.series_by: dict[tuple[str, str, int], tuple[Any, Any]] = {}
         self.verdicts_by: dict[str, dict[str, Any]] = {}
@@ -178,7 +214,7 @@ class _Recorder:
         ctx.kalooki_started = perf_counter()
         incoming = request.environ.get("HTTP_X_REQUEST_ID")
         ctx.kalooki_request_id = (incoming if incoming is not None and _SANE_REQUEST_ID.fullmatch(incoming)
-                                  else os.urandom(16).hex())
+                                  else fresh_request_id())
 
     def finish(self, response: Response) -> Response:
         ctx = g._get_current_object()
@@ -198,6 +234,8 @@ class _Recorder:
         series[0].inc()
         series[1].observe(seconds)
 
+        line = {"method": req.method, "path": req.path, "status": status, "duration_ms": round(seconds * 1000, 3),
+                "request_id": rid}
         outcome = ctx.get("kalooki_outcome")
         if outcome is not None:
             verdicts = self.verdicts_by.get(route)
@@ -205,15 +243,10 @@ class _Recorder:
                 verdicts = self.verdicts_by[route] = {o: VERDICTS.labels(route, o)
                                                       for o in ("legal", "illegal", "undetermined")}
             verdicts[outcome].inc()
+            line["outcome"] = outcome
         elif status >= 400 and response.mimetype == "application/problem+json":
-            outcome = "problem"
-
-        if outcome is None:
-            self.log.info("request", method=req.method, path=req.path, status=status,
-                          duration_ms=round(seconds * 1000, 3), request_id=rid)
-        else:
-            self.log.info("request", method=req.method, path=req.path, status=status,
-                          duration_ms=round(seconds * 1000, 3), request_id=rid, outcome=outcome)
+            line["outcome"] = "problem"
+        self.log(line)
         return response
 
 

@@ -4,8 +4,9 @@ counting off while the app starts and warms up, and on only for the timed calls.
 
     .venv/bin/python -m benchmarks.instructions            # needs valgrind (apt-get install valgrind)
 
-Prints, per call: `orjson.loads` of README's first-turn body, POST /v1/adjudicate with that body, the
-bare echo on the same app, the referee's own work ((adjudicate - echo), also in parses), the
+Prints, per call: `orjson.loads` of README's first-turn body, the bare echo app (benchmarks/bare.py),
+POST /v1/adjudicate with that body, the echo on the referee's app, what runs around every request
+((echo - bare echo)), the referee's own work ((adjudicate - echo), also in parses), the
 floor's (benchmarks/wsgi.py: the least any handling of that request costs on this design), and the
 legal-actions worst case of benchmarks.run.  Each case takes about half a minute.
 """
@@ -23,18 +24,20 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = {"nothing": 1, "parse": 1000, "adjudicate": 200, "echo": 200, "floor": 200, "legal-actions": 5}
+CASES = {"nothing": 1, "parse": 1000, "bare": 200, "adjudicate": 200, "echo": 200, "floor": 200, "legal-actions": 5}
 
 
 def _worker(case: str, calls: int, flag: str) -> None:
     """Run in the counted process: warm up, say so, wait for counting to start, make the calls."""
     import orjson
 
+    from benchmarks import bare
     from benchmarks.run import BODY, FOUR_JOKERS, VARIANT, WORST
     from benchmarks.wsgi import ECHO_PATH, FLOOR_PATH, create
     from kalooki_referee.vectors.build import expand_setup
 
     client = create().test_client()
+    bare_client = bare.create().test_client()
     listing = orjson.dumps({"variant": VARIANT, "rules": FOUR_JOKERS,
                             "state": expand_setup(WORST[0][1], VARIANT, FOUR_JOKERS, "bench")})
     calls_of: dict[str, Callable[[], object]] = {
@@ -42,6 +45,7 @@ def _worker(case: str, calls: int, flag: str) -> None:
         "parse": lambda: orjson.loads(BODY),
         "adjudicate": lambda: client.post("/v1/adjudicate", data=BODY, content_type="application/json"),
         "echo": lambda: client.post(ECHO_PATH, data=BODY, content_type="application/json"),
+        "bare": lambda: bare_client.post(bare.ECHO_PATH, data=BODY, content_type="application/json"),
         "floor": lambda: client.post(FLOOR_PATH, data=BODY, content_type="application/json"),
         "legal-actions": lambda: client.post("/v1/legal-actions", data=listing, content_type="application/json"),
     }
@@ -100,6 +104,8 @@ def main(argv: list[str] | None = None) -> int:
     for case in per:
         print(f"  {case:<54} {per[case]:>14,.0f}")
     print(f"  {'referee own work: adjudicate - echo':<54} {own:>14,.0f}   = {own / per['parse']:.1f} parses")
+    around = per["echo"] - per["bare"]
+    print(f"  {'around every request: echo - bare echo app':<54} {around:>14,.0f}   = {around / per['parse']:.1f} parses")
     floor = per["floor"] - per["echo"]
     print(f"  {'the floor (benchmarks/wsgi.py): floor - echo':<54} {floor:>14,.0f}   = {floor / per['parse']:.1f} parses")
     return 0

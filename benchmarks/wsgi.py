@@ -1,9 +1,10 @@
 """The referee with two extra routes, for the benchmarks only (the served app, `api.create_app()`,
 has neither):
 
-- `/bench/echo`, a bare JSON echo: `/v1/adjudicate` is measured against the cheapest JSON round
-  trip the same app instance can serve, through the same WSGI stack (in process, with Flask's test
-  client) and under the same gunicorn configuration (over HTTP);
+- `/bench/echo`, a JSON echo on the referee's own app: in process (Flask's test client),
+  `/v1/adjudicate` minus this echo is the referee's own work; over HTTP, this echo against the
+  separate bare echo app (benchmarks/bare.py, same gunicorn configuration) is the cost of what runs
+  around every request (logs, metrics, request ids, CORS, headers, the deadline);
 - `/bench/floor`, the least any referee built on this design could do for README's first-turn
   request (see ``floor``): what the speed targets leave room for, measured rather than argued.
 

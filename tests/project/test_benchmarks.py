@@ -1,10 +1,12 @@
-"""The benchmarks' floor (benchmarks/wsgi.py) stays what it claims to be: README's first-turn request
-answered with the referee's own bytes, and nothing it does not know how to answer."""
+"""The benchmarks' yardsticks stay what they claim to be: the floor (benchmarks/wsgi.py) answers README's
+first-turn request with the referee's own bytes, and nothing it does not know how to answer; the bare
+echo app (benchmarks/bare.py) echoes as the referee's echo does, with nothing around it."""
 from __future__ import annotations
 
 import orjson
 import pytest
 
+from benchmarks import bare
 from benchmarks.wsgi import ECHO_PATH, FLOOR_PATH, add_echo
 from kalooki_referee.api import create_app
 from pathlib import Path
@@ -45,3 +47,23 @@ def test_the_floor_answers_nothing_else(client):
                                                                 {"type": "discard", "card": "KC"}]}}
     assert post(client, FLOOR_PATH, from_stock).status_code == 501
     assert post(client, "/v1/adjudicate", from_stock).status_code == 200
+
+
+def test_the_bare_app_echoes_as_the_referees_echo_with_nothing_around_it(client):
+    mine = post(bare.create().test_client(), bare.ECHO_PATH, BODY)
+    referee = post(client, ECHO_PATH, BODY)
+    assert mine.status_code == referee.status_code == 200
+    assert mine.get_data() == referee.get_data() and mine.get_json() == orjson.loads(BODY)
+    # what the referee's app adds around every answer (ops, CORS, the deadline) is absent from the bare one
+    assert "X-Request-ID" in referee.headers and "Content-Security-Policy" in referee.headers
+    assert "X-Request-ID" not in mine.headers and "Content-Security-Policy" not in mine.headers
+    app = bare.create()
+    assert not app.before_request_funcs and not app.after_request_funcs and not app.teardown_request_funcs
+
+
+def test_the_bare_app_serves_the_benchmarks_echo_path():
+    """benchmarks.run loads both servers with one path: the bare app's must be the referee's echo's."""
+    from benchmarks.run import BARE_ECHO
+
+    assert bare.ECHO_PATH == ECHO_PATH == BARE_ECHO
+    assert post(bare.create().test_client(), BARE_ECHO, {"a": [1, 2]}).get_json() == {"a": [1, 2]}
