@@ -47,6 +47,7 @@ function renderSheetForm() {
     queue.includes(p) ? h("span", {class: "target"}, h("input", {type: "checkbox", id: `sheet-buy-${i}`, class: "sheet-buy"}),
                           h("label", {for: `sheet-buy-${i}`}, "buys back in")) : "")));
   syncWinner();
+  $("sheet-undo").disabled = !sheet.hands.length;
 }
 
 // The winner's line takes no penalty; a void hand has no winner.
@@ -152,6 +153,19 @@ async function renderSheet() {
   box.replaceChildren(...parts);
 }
 
+// The last hand taken off the sheet (to enter it again, put right).
+async function undoHand() {
+  clearProblems("sheet-problems");
+  sheet.hands = sheet.hands.slice(0, -1);
+  sheet.answer = null;
+  if (sheet.hands.length) {
+    const r = await call("POST", "/v1/scoresheet", sheetRequest(sheet.hands));
+    if (r.ok) sheet.answer = r.body;
+  }
+  await renderSheet();
+  renderSheetForm();
+}
+
 function resetSheet() {
   const params = sheetParams();
   const select = $("sheet-players");
@@ -173,4 +187,5 @@ document.addEventListener("DOMContentLoaded", () => {
   $("sheet-winner").addEventListener("change", syncWinner);
   $("sheet-add").addEventListener("click", addHand);
   $("sheet-clear").addEventListener("click", resetSheet);
+  $("sheet-undo").addEventListener("click", undoHand);
 });
