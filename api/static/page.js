@@ -714,9 +714,10 @@ function contractWords(hand) {
 }
 
 function contractOf(row) {
+  const count = n => ["no", "one", "two", "three", "four", "five"][n] || String(n);
   const parts = [];
-  if (row.sets) parts.push(`${row.sets === 1 ? "one 3" : `${row.sets} 3s`} (three or more of a rank)`);
-  if (row.runs) parts.push(`${row.runs === 1 ? "one 4" : `${row.runs} 4s`} (four or more in sequence in a suit)`);
+  if (row.sets) parts.push(`${count(row.sets)} ${row.sets === 1 ? "3" : "3s"} (three or more of a rank)`);
+  if (row.runs) parts.push(`${count(row.runs)} ${row.runs === 1 ? "4" : "4s"} (four or more in sequence in a suit)`);
   return parts.join(" and ");
 }
 
