@@ -57,6 +57,10 @@ function completePosition(layout, parameters) {
   if (layout.phase === "play") state.turn = {drawn: layout.drawn, source: "stock"};
   if (layout.handNumber) state.hand_number = layout.handNumber;
   if (layout.calls && layout.calls.length) state.calls = layout.calls.slice();
+  for (const [id, calls] of Object.entries(layout.callsMade || {})) {
+    const seat = players.find(p => p.id === id);
+    if (seat && calls > 0) seat.calls = calls;
+  }
   return state;
 }
 
@@ -75,10 +79,10 @@ function meldKind(m) {
 
 // The questions asked before the player to act has drawn; those that play cards from the hand; those
 // about a meld on the table; those about another player.
-const DRAW_QUESTIONS = new Set(["take", "draw", "call", "allow", "penalty"]);
-const PLAY_QUESTIONS = new Set(["take", "meld", "build", "discard", "swap"]);
-const ONTO_QUESTIONS = new Set(["build", "swap"]);
-const WHO_QUESTIONS = new Set(["call", "allow", "penalty"]);
+const DRAW_QUESTIONS = new Set(["take", "draw", "call", "allow", "penalty", "challenge"]);
+const PLAY_QUESTIONS = new Set(["take", "meld", "build", "discard", "swap", "moveup"]);
+const ONTO_QUESTIONS = new Set(["build", "swap", "moveup"]);
+const WHO_QUESTIONS = new Set(["call", "allow", "penalty", "challenge"]);
 
 // The variant's contract table (hand number: cards dealt, 3s and 4s), where it deals by one.
 function contractHands(params) { return params && params.contract && params.contract.hands ? params.contract.hands : null; }
@@ -111,6 +115,7 @@ function buildRequest() {
                   mineHidden: countField("build-mine-hidden", 0),
                   discard: builder.discard.slice(), phase: DRAW_QUESTIONS.has(question) ? "draw" : "play",
                   drawn: hand[0], calls: question === "allow" ? [who] : [],
+                  callsMade: question === "challenge" ? {[$("build-target").value]: countField("build-target-calls", 0)} : {},
                   melds: builder.melds.map(m => ({id: m.id, owner: ownerOf(m, players),
                                                   kind: meldKind(m), cards: m.cards}))};
   const newMeld = cards => kind ? {cards, kind} : {cards};
@@ -125,6 +130,11 @@ function buildRequest() {
     action = {type: "call", player: who};
   } else if (question === "allow") {
     action = {type: "allow", caller: who};
+  } else if (question === "moveup") {
+    action = {type: "swap_joker", meld: $("build-onto").value, naturals: builder.play.slice(0, 1),
+              place: {type: "build", meld: $("build-onto").value, cards: ["JK"], end: "high"}};
+  } else if (question === "challenge") {
+    action = {type: "challenge", player: who, target: $("build-target").value, claim: $("build-claim").value};
   } else if (question === "penalty") {
     action = {type: "penalty", player: who, infraction: $("build-infraction").value};
   } else if (question === "take") {
@@ -294,12 +304,14 @@ async function askReferee() {
 function yesWord(action) {
   if (action.type === "call") return `Yes, ${action.player} may.`;
   if (action.type === "penalty") return `Yes, the penalty stands against ${action.player}.`;
+  if (action.type === "challenge") return `Yes, ${action.player} may challenge ${action.target}.`;
   return "Yes, you may.";
 }
 
 function noWord(action) {
   if (action.type === "call") return `No, ${action.player} may not.`;
   if (action.type === "penalty") return `No, that costs ${action.player} no penalty here.`;
+  if (action.type === "challenge") return `No, ${action.player} may not challenge ${action.target} here.`;
   return "No, you may not.";
 }
 
@@ -395,6 +407,7 @@ function renderBuilder() {
   $("build-kind-controls").hidden = !["take", "meld"].includes(question);
   $("build-who-controls").hidden = !WHO_QUESTIONS.has(question);
   $("build-infraction").hidden = $("build-infraction-label").hidden = question !== "penalty";
+  $("build-challenge-controls").hidden = question !== "challenge";
   renderWho();
   $("build-play-help").textContent = {
     take: "The cards from your hand that go with the top discard into the new meld.",
@@ -406,6 +419,8 @@ function renderBuilder() {
     call: "Nothing to play: another player calls the top discard. Cards put here count as your hand.",
     allow: "Nothing to play: you allow the call. Cards put here count as your hand.",
     penalty: "Nothing to play: the table reports an infraction. Cards put here count as your hand.",
+    moveup: "The card the joker stands for in your run (the first one here); the joker goes on at the run's high end.",
+    challenge: "Nothing to play: a player challenges another. Cards put here count as your hand.",
   }[question];
 }
 
@@ -413,10 +428,13 @@ function renderBuilder() {
 function renderWho() {
   const question = $("build-question").value;
   const ids = seatIds(Number($("build-players").value) || 2);
-  const choices = question === "penalty" ? ids : ids.slice(1);
-  const select = $("build-who");
-  const chosen = select.value;
-  select.replaceChildren(...choices.map(id => h("option", {value: id, selected: id === chosen}, id === YOU ? "you (Player 1)" : id)));
+  const choices = question === "penalty" || question === "challenge" ? ids : ids.slice(1);
+  const options = (select, list) => {
+    const chosen = select.value;
+    select.replaceChildren(...list.map(id => h("option", {value: id, selected: id === chosen}, id === YOU ? "you (Player 1)" : id)));
+  };
+  options($("build-who"), choices);
+  options($("build-target"), ids);
 }
 
 function renderHandNumbers(params) {

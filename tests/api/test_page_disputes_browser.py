@@ -93,6 +93,21 @@ def _denexa(page):
     put(page, "the top of the discard pile", "the nine of hearts")
 
 
+def _jamaican_move_up(page):
+    """Hand 2, down: may I put the seven of hearts for the joker of Player 3's run and move it up?"""
+    page.get_by_label("Your question").select_option("moveup")
+    page.get_by_label("Which hand of the game").select_option("2")
+    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_role("button", name="Put another meld on the table").click()
+    page.get_by_label("laid by").select_option("Player 3")
+    page.get_by_label("It is", exact=True).select_option("run")
+    for card in ("the six of hearts", "a joker", "the eight of hearts", "the nine of hearts"):
+        put(page, "meld m1 on the table", card)
+    put(page, "the cards you want to play", "the seven of hearts")
+    put(page, "the rest of your hand", "the king of spades")
+    put(page, "the top of the discard pile", "the two of diamonds")
+
+
 def _jamaican(page):
     """Hand 3: may Player 4 call back the eight of hearts they have just thrown?"""
     page.get_by_label("Your question").select_option("call")
@@ -105,7 +120,7 @@ def _jamaican(page):
 
 FAMILIES = {"British": ("british", _british), "USPCC": ("north_american_uspcc", _uspcc),
             "kalooki.co.uk": ("kalooki_co_uk", _uk), "Denexa": ("denexa_caloochi", _denexa),
-            "Jamaican": ("jamaican", _jamaican)}
+            "Jamaican": ("jamaican", _jamaican), "Jamaican joker move": ("jamaican", _jamaican_move_up)}
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
@@ -128,7 +143,10 @@ def test_a_dispute_of_each_family_is_set_out_by_tapping_and_answered_in_words(si
         if "player" in e:
             expect(box).to_contain_text(e["player"])
     assert answer["legal"] is False, f"{family}: the sample position should be a refusal, got {answer}"
-    if variant == "jamaican":
+    if family == "Jamaican joker move":
+        assert request["action"]["place"] == {"type": "build", "meld": "m1", "cards": ["JK"], "end": "high"}
+        assert request["state"]["melds"][0]["owner"] == "Player 3"
+    if family == "Jamaican":
         _, variants = api(base_url, "/v1/variants")
         row = next(v for v in variants["variants"] if v["id"] == "jamaican")["parameters"]["contract"]["hands"]["3"]
         assert request["state"]["hand_number"] == 3 and request["action"] == {"type": "call", "player": "Player 4"}
@@ -270,6 +288,35 @@ def test_a_jamaican_call_dispute_a_call_an_allow_an_over_call_challenge_and_the_
     assert calls
     for a in calls:
         expect(page.locator("#explore-list").get_by_role("button", name=f"{a['player']} calls for the top discard")).to_have_count(1)
+
+    # the same kind of dispute set out by tapping: Player 4 challenges Player 3, who made four calls this deal
+    page.get_by_label("Your question").select_option("challenge")
+    page.get_by_label("Which hand of the game").select_option("2")
+    page.get_by_label("Which player").select_option("Player 4")
+    page.get_by_label("Challenges").select_option("Player 3")
+    page.get_by_label("Calls the challenged player made this deal").fill("4")
+    for card in ("the two of hearts", "the king of spades"):
+        put(page, "the rest of your hand", card)
+    put(page, "the top of the discard pile", "the eight of hearts")
+    request, answer = asked(page)
+    assert request["action"] == {"type": "challenge", "player": "Player 4", "target": "Player 3", "claim": "overcall"}
+    assert request["state"]["players"][2]["calls"] == 4
+    assert api(base_url, "/v1/adjudicate", request) == (200, answer) and answer["legal"] is True
+    box = page.locator("#build-answer .verdict.legal")
+    expect(box).to_contain_text("Yes, Player 4 may challenge Player 3.")
+    for e in answer["events"]:
+        expect(box).to_contain_text(f"{e['player']} takes a penalty for an over-call (more calls than allowed) ({e['points']} points)")
+
+    # and a penalty the table reports
+    page.get_by_label("Your question").select_option("penalty")
+    page.get_by_label("Which player").select_option("Player 2")
+    page.get_by_label("The infraction").select_option("missing_discard")
+    request, answer = asked(page)
+    assert request["action"] == {"type": "penalty", "player": "Player 2", "infraction": "missing_discard"}
+    assert api(base_url, "/v1/adjudicate", request) == (200, answer)
+    expect(page.locator("#build-answer .verdict")).to_contain_text(
+        "Yes, the penalty stands against Player 2." if answer["legal"] else "No, that costs Player 2 no penalty here.")
+    fits(page, size)
 
 
 # -- a score sheet entered by hand, up to its first inconsistency ----------------------------------
