@@ -12,7 +12,19 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests.api.test_page_browser import (  # noqa: F401 - fixtures used by name
-    ARTIFACTS, DESKTOP, PHONE, api, asked, base_url, browser, card_names, open_page, put, wait_settled)
+    ARTIFACTS,
+    DESKTOP,
+    DISPUTE,
+    PHONE,
+    api,
+    asked,
+    base_url,
+    browser,
+    card_names,
+    load_log,
+    open_page,
+    put,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -177,7 +189,6 @@ def played(page, button) -> tuple[dict, dict]:
 
 def test_a_log_is_stepped_with_the_keys_and_branched_from_a_step_with_what_could_i_do_here(sized, base_url):
     from playwright.sync_api import expect
-    from tests.api.test_page_browser import DISPUTE, load_log
     opener, size = sized
     page = opener()
     log = json.loads(DISPUTE.read_text(encoding="utf-8"))
@@ -263,7 +274,7 @@ def test_a_jamaican_call_dispute_a_call_an_allow_an_over_call_challenge_and_the_
         for e in step["events"]:
             expect(verdict).to_contain_text(e["player"])
             if e["type"] == "penalized":
-                expect(verdict).to_contain_text(f"takes a penalty for")
+                expect(verdict).to_contain_text("takes a penalty for")
                 expect(verdict).to_contain_text(f"{e['points']} points")
             if e["type"] == "called":
                 expect(verdict).to_contain_text(f"called for {card_names([e['card']])}")
