@@ -55,6 +55,12 @@ function completePosition(layout, parameters) {
                  discard: layout.discard.slice(),
                  melds: layout.melds.map(m => ({id: m.id, owner: m.owner, kind: m.kind, cards: m.cards.slice()}))};
   if (layout.phase === "play") state.turn = {drawn: layout.drawn, source: "stock"};
+  if (layout.handNumber) state.hand_number = layout.handNumber;
+  if (layout.calls && layout.calls.length) state.calls = layout.calls.slice();
+  for (const [id, calls] of Object.entries(layout.callsMade || {})) {
+    const seat = players.find(p => p.id === id);
+    if (seat && calls > 0) seat.calls = calls;
+  }
   return state;
 }
 
@@ -71,6 +77,23 @@ function meldKind(m) {
   return ranks.size === 1 ? "set" : "run";
 }
 
+// The questions asked before the player to act has drawn; those that play cards from the hand; those
+// about a meld on the table; those about another player.
+const DRAW_QUESTIONS = new Set(["take", "draw", "call", "allow", "penalty", "challenge"]);
+const PLAY_QUESTIONS = new Set(["take", "meld", "build", "discard", "swap", "moveup"]);
+const ONTO_QUESTIONS = new Set(["build", "swap", "moveup"]);
+const WHO_QUESTIONS = new Set(["call", "allow", "penalty", "challenge"]);
+
+// The variant's contract table (hand number: cards dealt, 3s and 4s), where it deals by one.
+function contractHands(params) { return params && params.contract && params.contract.hands ? params.contract.hands : null; }
+
+// A table meld's owner: you, or the seat chosen (one still at the table).
+function ownerOf(m, players) {
+  if (m.owner === "you") return YOU;
+  const seat = /^Player (\d+)$/.exec(m.owner);
+  return seat && Number(seat[1]) <= players ? m.owner : "Player 2";
+}
+
 function variantParameters(id) {
   const v = page.variants.find(x => x.id === id);
   return v ? v.parameters : null;
@@ -84,16 +107,37 @@ function buildRequest() {
   const hand = [...builder.hand, ...builder.play];
   const players = Number($("build-players").value);
   const params = variantParameters(page.variant);
-  const layout = {players, opened: $("build-opened").checked, hand,
-                  others: countField("build-others", cardsFor(params.deal, players)),
+  const handNumber = contractHands(params) ? Number($("build-hand-number").value) : null;
+  const row = handNumber ? contractHands(params)[String(handNumber)] : null;
+  const who = $("build-who").value;
+  const layout = {players, opened: $("build-opened").checked, hand, handNumber,
+                  others: countField("build-others", row ? row.cards : cardsFor(params.deal, players)),
                   mineHidden: countField("build-mine-hidden", 0),
-                  discard: builder.discard.slice(), phase: question === "take" ? "draw" : "play",
-                  drawn: hand[0],
-                  melds: builder.melds.map(m => ({id: m.id, owner: m.owner === "you" ? YOU : "Player 2",
+                  discard: builder.discard.slice(), phase: DRAW_QUESTIONS.has(question) ? "draw" : "play",
+                  drawn: hand[0], calls: question === "allow" ? [who] : [],
+                  callsMade: question === "challenge" ? {[$("build-target").value]: countField("build-target-calls", 0)} : {},
+                  melds: builder.melds.map(m => ({id: m.id, owner: ownerOf(m, players),
                                                   kind: meldKind(m), cards: m.cards}))};
   const newMeld = cards => kind ? {cards, kind} : {cards};
   let action;
-  if (question === "take") {
+  if (question === "draw") {
+    action = {type: "draw", source: "discard"};
+  } else if (question === "discard") {
+    action = {type: "discard", card: builder.play[0]};
+  } else if (question === "swap") {
+    action = {type: "swap_joker", meld: $("build-onto").value, naturals: builder.play.slice()};
+  } else if (question === "call") {
+    action = {type: "call", player: who};
+  } else if (question === "allow") {
+    action = {type: "allow", caller: who};
+  } else if (question === "moveup") {
+    action = {type: "swap_joker", meld: $("build-onto").value, naturals: builder.play.slice(0, 1),
+              place: {type: "build", meld: $("build-onto").value, cards: ["JK"], end: "high"}};
+  } else if (question === "challenge") {
+    action = {type: "challenge", player: who, target: $("build-target").value, claim: $("build-claim").value};
+  } else if (question === "penalty") {
+    action = {type: "penalty", player: who, infraction: $("build-infraction").value};
+  } else if (question === "take") {
     action = {type: "turn", actions: [{type: "draw", source: "discard"},
                                       {type: "meld", melds: [newMeld([...builder.discard, ...builder.play])]}]};
   } else if (question === "meld") {
@@ -128,7 +172,10 @@ function buildPlace(pointer) {
     const i = Number(m[1]);
     return i < builder.discard.length ? {area: "discard", index: i} : {area: "play", index: i - builder.discard.length};
   }
-  if ((m = /^\/action(?:\/melds\/0)?\/cards\/(\d+)/.exec(pointer))) return {area: "play", index: Number(m[1])};
+  if ((m = /^\/action(?:\/melds\/0)?\/(?:cards|naturals)\/(\d+)/.exec(pointer))) return {area: "play", index: Number(m[1])};
+  if (pointer === "/action/card") return {area: "play", index: 0};
+  if (/^\/action\/(player|caller)$/.test(pointer)) return {box: "build-question-problems", field: $("build-who"), label: "the player"};
+  if (pointer === "/state/hand_number") return {box: "build-question-problems", field: $("build-hand-number"), label: "the hand of the game"};
   if (pointer.startsWith("/action/meld")) return {box: "build-onto-problems", field: $("build-onto"), label: "the meld to add to"};
   if (pointer === "/variant") return {box: "variant-problems", field: $("variant"), label: "the variant"};
   return {box: "build-problems", field: null, label: ordinalPath(pointer)};
@@ -176,14 +223,14 @@ function clearBuildProblems() {
 function missingLayout() {
   const question = $("build-question").value;
   const errors = [];
-  if (!builder.play.length) {
+  if (PLAY_QUESTIONS.has(question) && !builder.play.length) {
     errors.push({place: {area: "play", index: null}, detail: "click the cards you want to play, with \u201cthe cards you want to play\u201d chosen"});
   }
-  if (question === "take" && !builder.discard.length) {
+  if (["take", "draw", "call", "allow"].includes(question) && !builder.discard.length) {
     errors.push({place: {area: "discard", index: null},
                  detail: "click the card on top of the discard pile, with \u201cthe top of the discard pile\u201d chosen"});
   }
-  if (question === "build" && !builder.melds.length) {
+  if (ONTO_QUESTIONS.has(question) && !builder.melds.length) {
     errors.push({place: {box: "build-onto-problems", field: $("build-onto"), label: "the meld to add to"},
                  detail: "put the meld you want to add to on the table first"});
   }
@@ -234,7 +281,7 @@ async function askReferee() {
   const verdict = r.body;
   const under = `under ${variantName(body.variant)}`;
   const [kind, word] = verdict.legal === null ? ["undetermined", "The referee cannot tell from the cards shown."]
-                      : verdict.legal ? ["legal", "Yes, you may."] : ["illegal", "No, you may not."];
+                      : verdict.legal ? ["legal", yesWord(body.action)] : ["illegal", noWord(body.action)];
   const box = h("div", {class: `verdict ${kind}`},
     h("h3", {}, $("build-question").selectedOptions[0].textContent),
     h("p", {class: "verdict-word"}, h("strong", {}, word), ` (${under})`));
@@ -251,6 +298,21 @@ async function askReferee() {
     signButton(() => body),
     h("button", {type: "button", onclick: () => openInViewer(body)}, "Show the whole position in the game viewer")));
   $("build-answer").replaceChildren(box);
+}
+
+// The answer's first words, about whoever the question is about.
+function yesWord(action) {
+  if (action.type === "call") return `Yes, ${action.player} may.`;
+  if (action.type === "penalty") return `Yes, the penalty stands against ${action.player}.`;
+  if (action.type === "challenge") return `Yes, ${action.player} may challenge ${action.target}.`;
+  return "Yes, you may.";
+}
+
+function noWord(action) {
+  if (action.type === "call") return `No, ${action.player} may not.`;
+  if (action.type === "penalty") return `No, that costs ${action.player} no penalty here.`;
+  if (action.type === "challenge") return `No, ${action.player} may not challenge ${action.target} here.`;
+  return "No, you may not.";
 }
 
 function openInViewer(body) {
@@ -317,7 +379,8 @@ function renderTable() {
           ([value, text]) => h("option", {value, selected: m.kind === value}, text))),
       h("label", {for: `build-meld-${m.id}-owner`}, "laid by"),
       h("select", {id: `build-meld-${m.id}-owner`, onchange: e => { m.owner = e.target.value; }},
-        [["other", "another player (Player 2)"], ["you", "you (Player 1)"]].map(([value, text]) => h("option", {value, selected: m.owner === value}, text))),
+        [["you", "you (Player 1)"], ...seatIds(Number($("build-players").value) || 2).slice(1).map(id => [id, id])].map(
+          ([value, text]) => h("option", {value, selected: ownerOf(m, Number($("build-players").value) || 2) === (value === "you" ? YOU : value)}, text))),
       h("button", {type: "button", onclick: () => { builder.melds = builder.melds.filter(x => x !== m); renderBuilder(); }},
         `Take meld ${m.id} off the table`)),
     h("div", {id: areaBox(m.id), class: "problems", role: "alert"})))
@@ -339,13 +402,51 @@ function renderBuilder() {
   }
   renderTable();
   const question = $("build-question").value;
-  $("build-onto-controls").hidden = question !== "build";
-  $("build-kind-controls").hidden = question === "build";
+  $("build-onto-controls").hidden = !ONTO_QUESTIONS.has(question);
+  $("build-end").hidden = $("build-end").previousElementSibling.hidden = question !== "build";
+  $("build-kind-controls").hidden = !["take", "meld"].includes(question);
+  $("build-who-controls").hidden = !WHO_QUESTIONS.has(question);
+  $("build-infraction").hidden = $("build-infraction-label").hidden = question !== "penalty";
+  $("build-challenge-controls").hidden = question !== "challenge";
+  renderWho();
   $("build-play-help").textContent = {
     take: "The cards from your hand that go with the top discard into the new meld.",
     meld: "The cards from your hand that make the new meld, in order (a run from its low end).",
     build: "The cards from your hand you add to the meld, in order.",
+    draw: "Nothing to play: the question is the top discard. Cards put here count as your hand.",
+    discard: "The card you want to throw (the first one here); the rest of your hand below.",
+    swap: "The natural cards from your hand you offer for the joker.",
+    call: "Nothing to play: another player calls the top discard. Cards put here count as your hand.",
+    allow: "Nothing to play: you allow the call. Cards put here count as your hand.",
+    penalty: "Nothing to play: the table reports an infraction. Cards put here count as your hand.",
+    moveup: "The card the joker stands for in your run (the first one here); the joker goes on at the run's high end.",
+    challenge: "Nothing to play: a player challenges another. Cards put here count as your hand.",
   }[question];
+}
+
+// The player a call, an allow or a penalty is about: the others (calls and allows), anyone (penalties).
+function renderWho() {
+  const question = $("build-question").value;
+  const ids = seatIds(Number($("build-players").value) || 2);
+  const choices = question === "penalty" || question === "challenge" ? ids : ids.slice(1);
+  const options = (select, list) => {
+    const chosen = select.value;
+    select.replaceChildren(...list.map(id => h("option", {value: id, selected: id === chosen}, id === YOU ? "you (Player 1)" : id)));
+  };
+  options($("build-who"), choices);
+  options($("build-target"), ids);
+}
+
+function renderHandNumbers(params) {
+  const hands = contractHands(params);
+  $("build-hand-number-controls").hidden = !hands;
+  if (!hands) return;
+  const select = $("build-hand-number");
+  const chosen = select.value || Object.keys(hands)[0];
+  select.replaceChildren(...Object.keys(hands).map(n => h("option", {value: n, selected: n === chosen}, `hand ${n}`)));
+  if (!hands[select.value]) select.value = Object.keys(hands)[0];
+  const row = hands[select.value];
+  $("build-contract").textContent = `${plural(row.cards, "card")} dealt; the contract is ${contractOf(row)}.`;
 }
 
 function renderPlayers(id) {
@@ -357,13 +458,17 @@ function renderPlayers(id) {
   for (let n = params.players.min; n <= params.players.max; n++) counts.push(n);
   const chosen = Math.min(Math.max(current, params.players.min), params.players.max);
   select.replaceChildren(...counts.map(n => h("option", {value: n, selected: n === chosen}, String(n))));
+  renderHandNumbers(params);
+  renderBuilder();
 }
 
 document.addEventListener("variant-chosen", e => renderPlayers(e.detail));
 document.addEventListener("DOMContentLoaded", () => {
   $("build-question").addEventListener("change", renderBuilder);
+  $("build-players").addEventListener("change", renderBuilder);
+  $("build-hand-number").addEventListener("change", () => renderHandNumbers(variantParameters(page.variant)));
   $("build-add-meld").addEventListener("click", () => {
-    const m = {id: `m${builder.nextMeld++}`, cards: [], kind: "", owner: "other"};
+    const m = {id: `m${builder.nextMeld++}`, cards: [], kind: "", owner: "Player 2"};
     builder.melds.push(m);
     builder.target = m.id;
     renderBuilder();

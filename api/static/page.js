@@ -413,6 +413,7 @@ async function runLog(text) {
   log.undecided = unknown < 0 || (log.illegal !== null && log.illegal < unknown) ? null : unknown;
   log.end = log.illegal !== null ? log.illegal : log.undecided !== null ? log.undecided : log.actions.length;
   page.log = log;
+  document.dispatchEvent(new CustomEvent("log-opened"));  // explore.js forgets any branch
   if (page.variants.some(v => v.id === log.variant) && page.variant !== log.variant) chooseVariant(log.variant);
   renderStepList();
   $("viewer").hidden = false;
@@ -474,9 +475,19 @@ function describeAction(a, who) {
     case "buy_in": return `${who} buys back into the game`;
     case "decline": return `${who} declines to buy back in`;
     case "next_hand": return "The next hand is dealt";
+    case "call": return `${a.player || who} calls for the top discard`;
+    case "allow": return `${a.player || who} allows ${a.caller}'s call`;
+    case "challenge": return `${a.player || who} challenges ${a.target === (a.player || who) ? "their own" : `${a.target}'s`} ${a.claim === "overcall" ? "over-call (more calls than allowed)" : "first lay (not the hand's contract)"}`;
+    case "penalty": return `The table reports ${a.player}: ${INFRACTION_WORDS[a.infraction] || a.infraction}`;
     default: return `${who}: ${a.type}`;
   }
 }
+
+const INFRACTION_WORDS = {missing_pluck: "did not pluck a card", missing_discard: "did not discard",
+                          rested_cards: "rested cards on the table", exposed_cards: "exposed cards", joker_discard: "discarded a joker"};
+const PENALTY_REASONS = {...INFRACTION_WORDS, over_call: "an over-call (more calls than allowed)", incorrect_lay: "a first lay that was not the contract",
+                         wrong_challenge: "a challenge that was wrong", exact_cut_bonus: "the dealer's exact cut (a bonus)",
+                         reported_infractions: "infractions reported"};
 
 function actionCards(a) {
   switch (a.type) {
@@ -510,6 +521,9 @@ function describeEvent(e) {
     case "buy_in_offered": return `${e.players.join(", ")} may buy back in`;
     case "bought_in": return `${e.player} bought back in for ${e.paid}, restarting at ${e.score}`;
     case "moved_to_new_table": return `${e.player} bought in for ${e.paid} and left this table for a new one (on ${e.score} here)`;
+    case "called": return `${e.player} called for ${e.card ? Cards.name(e.card) : "the top discard"}`;
+    case "call_allowed": return `${e.player} allowed ${e.caller}'s call: ${e.caller} took ${e.card ? Cards.name(e.card) : "the discard"} and a penalty card from the stock`;
+    case "penalized": return `${e.player} takes a penalty for ${PENALTY_REASONS[e.reason] || e.reason}${e.points !== undefined ? ` (${plural(e.points, "point")})` : ""}${e.barred ? " and may not lay until everyone else has" : ""}`;
     case "game_won": return e.player ? `${e.player} won the game and the pool of ${e.pool}` : `the game ended; the pool was ${e.pool}`;
     default: return e.type;
   }
@@ -557,6 +571,7 @@ async function goTo(p) {
   if (page.p !== p) return;
   $("position").replaceChildren(renderPosition(position));
   $("verdict").replaceChildren(renderVerdict(p, position));
+  document.dispatchEvent(new CustomEvent("position-shown"));  // explore.js: the moves listed were another position's
   // positions counted from 1: a log of n steps shows n + 1 of them (the start, and after each step)
   $("step-label").textContent = `Position ${p + 1} of ${log.end + 1}: ` +
     (p < log.actions.length ? `before step ${p + 1}` : "the end of the log");
@@ -649,6 +664,10 @@ function renderPosition(position) {
     parts.push(h("p", {}, "No hand is in play at this position."));
     return h("div", {}, parts);
   }
+  const contract = contractWords(hand);
+  if (contract) parts.push(h("p", {class: "contract"}, contract));
+  if ((hand.calls || []).length) parts.push(h("p", {class: "calls-pending"}, `Calling the top discard, in the order the calls came: ${hand.calls.join(", ")}.`));
+  if (hand.stock_owed) parts.push(h("p", {class: "stock-owed"}, `${hand.to_act} allowed a call and now plucks from the stock.`));
   const discard = hand.discard || [];
   const shown = discard.slice(0, 6);
   const stockCount = (hand.stock || []).length + (hand.stock_hidden || 0);  // listed cards and unseen ones
@@ -673,7 +692,9 @@ function renderPosition(position) {
       h("p", {class: "seat-facts"}, [pl.opened ? "has opened" : "has not opened", plural(pl.score || 0, "point"),
                                       plural(pl.hand.length + (pl.hidden || 0), "card"),
                                       pl.hidden ? `${pl.hidden} of them unseen` : null,
-                                      pl.barred ? "may not go out next turn" : null].filter(Boolean).join(" \u00b7 ")),
+                                      pl.barred ? "may not go out next turn" : null,
+                                      pl.calls ? `${plural(pl.calls, "call")} this deal` : null,
+                                      pl.lay_barred ? "may not lay until everyone else has" : null].filter(Boolean).join(" \u00b7 ")),
       seatCards(pl));
   })));
   if (hand.turn && hand.turn.source) {
@@ -682,6 +703,22 @@ function renderPosition(position) {
   }
   if (hand.result) parts.push(resultBlock(hand.result));
   return h("div", {class: "position"}, parts);
+}
+
+// The hand's number and its contract, for variants that deal hands by a contract table (Jamaican).
+function contractWords(hand) {
+  if (!hand.hand_number) return "";
+  const params = variantParameters(page.log ? page.log.variant : page.variant);
+  const row = params && params.contract && params.contract.hands ? params.contract.hands[String(hand.hand_number)] : null;
+  return `Hand ${hand.hand_number}` + (row ? `: ${plural(row.cards, "card")} dealt; the contract is ${contractOf(row)}.` : ".");
+}
+
+function contractOf(row) {
+  const count = n => ["no", "one", "two", "three", "four", "five"][n] || String(n);
+  const parts = [];
+  if (row.sets) parts.push(`${count(row.sets)} ${row.sets === 1 ? "3" : "3s"} (three or more of a rank)`);
+  if (row.runs) parts.push(`${count(row.runs)} ${row.runs === 1 ? "4" : "4s"} (four or more in sequence in a suit)`);
+  return parts.join(" and ");
 }
 
 // A seat's cards: those listed, then one card back with the count of those nobody listed.

@@ -661,7 +661,8 @@ DESKTOP = {"width": 1280, "height": 800}
 AXE_DIR = ROOT / "tests" / "axe"
 # Views whose first screen on a phone is saved too (test-artifacts/phone-screen-<view>.png; docs/img/
 # holds copies for the README): the step buttons with the verdict under them, the picker and its answer.
-PHONE_SCREENS = {"log-first-illegal-step": "#viewer .stepper", "meld-which-reading": "#meld-help"}
+PHONE_SCREENS = {"log-first-illegal-step": "#viewer .stepper", "meld-which-reading": "#meld-help",
+                 "what-could-i-do": "#verdict", "score-sheet-inconsistent": "#sheet-answer"}
 
 
 @pytest.fixture(scope="module")
@@ -743,6 +744,42 @@ def each_view(page):
     page.get_by_role("button", name="Ask the referee").click()
     expect(page.locator("#build .pack-count")).to_be_visible()
     yield "position-impossible"
+
+    # the questions about another player: a call in the contract game, its hand and contract shown
+    page.get_by_role("button", name="Clear the position").click()
+    page.get_by_label("Cards in each other player's hand").fill("")
+    page.get_by_label("Variant", exact=True).select_option("jamaican")
+    page.get_by_label("Your question").select_option("call")
+    page.get_by_label("Which hand of the game").select_option("3")
+    page.get_by_label("Which player").select_option("Player 4")
+    put(page, "the rest of your hand", "the two of hearts")
+    put(page, "the top of the discard pile", "the eight of hearts")
+    page.get_by_role("button", name="Ask the referee").click()
+    expect(page.locator("#build-answer .verdict")).to_be_visible()
+    yield "position-call"
+
+    page.get_by_label("Sample dispute").select_option(label="Jamaican: a call, an allow, an over-call challenged, a penalty")
+    page.get_by_role("button", name="Open this dispute").click()
+    expect(page.locator("#verdict .verdict.illegal .violation").first).to_be_visible()
+    yield "sample-jamaican-call"
+
+    page.get_by_role("button", name="Start", exact=True).click()
+    page.get_by_role("button", name="What could I do here?").click()
+    expect(page.locator("#explore-list button.legal-move").first).to_be_visible()
+    yield "what-could-i-do"
+
+    page.locator("#explore-list button.legal-move").first.click()
+    expect(page.locator("#branch-note")).to_be_visible()
+    yield "what-if-branch"
+
+    page.get_by_label("Variant", exact=True).select_option("british")
+    page.get_by_label("Players in the game").select_option("3")
+    for points, player in ((30, "Player 2"), (12, "Player 3")):
+        page.locator(f".sheet-line[data-player='{player}']").get_by_label("Penalty points this hand").fill(str(points))
+    page.locator(".sheet-line[data-player='Player 3']").get_by_label("Total written on the sheet (if any)").fill("13")
+    page.get_by_role("button", name="Add this hand to the sheet").click()
+    expect(page.locator("#sheet-answer .sheet-inconsistency")).to_be_visible()
+    yield "score-sheet-inconsistent"
 
     page.get_by_label("Signed ruling", exact=True).fill('{"request": {}}')
     page.get_by_role("button", name="Check this ruling").click()

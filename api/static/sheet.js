@@ -1,0 +1,191 @@
+// The score sheet of a game, entered hand by hand as the table wrote it: who went out and how, each
+// other player's penalty points (and, where the table wrote them, the running totals, the reported
+// infractions, the dealer's exact cut, who bought back in).  Each hand added asks POST /v1/scoresheet
+// for the whole sheet so far and shows the running totals, eliminations, buy-ins, payments and the
+// pool, and the first entry that disagrees with the rules, in words.  In the contract game each row
+// shows its hand's contract; a bend is the hand won in one go.  Uses page.js and builder.js (variantParameters).
+"use strict";
+
+const sheet = {players: [], hands: [], answer: null};
+
+function sheetPlayers(n) { return Array.from({length: n}, (_, i) => `Player ${i + 1}`); }
+
+function sheetParams() { return variantParameters(page.variant) || {}; }
+
+function howChoices(params) {
+  const bend = params.kalookie && params.kalookie.first_down_only;
+  return [["call_up", "went out"],
+          ["kalookie", bend ? "a bend: went out in the turn they first laid" : "went out all at once (a kalookie)"],
+          ["void", "nobody: the stock ran out and the hand is void"]];
+}
+
+function contractRow(params, n) {
+  const hands = params.contract && params.contract.hands;
+  return hands ? hands[String(n)] || null : null;
+}
+
+// The form for the next hand: a winner, how it ended, and a line per player.
+function renderSheetForm() {
+  const params = sheetParams();
+  const n = sheet.hands.length + 1;
+  const row = contractRow(params, n);
+  const penalties = params.penalties && params.penalties.points;
+  const queue = (sheet.answer && sheet.answer.buy_in_queue) || [];
+  $("sheet-hand-heading").textContent = `Hand ${n}` + (row ? `: ${plural(row.cards, "card")} each, the contract ${contractOf(row)}` : "");
+  $("sheet-winner").replaceChildren(...sheet.players.map(p => h("option", {value: p}, p)));
+  $("sheet-how").replaceChildren(...howChoices(params).map(([value, text]) => h("option", {value}, text)));
+  $("sheet-cut-control").hidden = !(params.deal && params.deal.dealer_cut_bonus);
+  $("sheet-cut").checked = false;
+  $("sheet-lines").replaceChildren(...sheet.players.map((p, i) => h("fieldset", {class: "sheet-line", "data-player": p},
+    h("legend", {}, p),
+    h("label", {for: `sheet-pen-${i}`}, "Penalty points this hand"),
+    h("input", {type: "number", id: `sheet-pen-${i}`, min: 0, max: 10000, step: 1, inputmode: "numeric", class: "sheet-pen"}),
+    h("label", {for: `sheet-total-${i}`}, "Total written on the sheet (if any)"),
+    h("input", {type: "number", id: `sheet-total-${i}`, min: -100000, max: 1000000, step: 1, inputmode: "numeric", class: "sheet-total"}),
+    penalties ? [h("label", {for: `sheet-inf-${i}`}, `Points of penalties reported (${penalties} each)`),
+                 h("input", {type: "number", id: `sheet-inf-${i}`, min: 0, max: 10000, step: 1, inputmode: "numeric", class: "sheet-inf"})] : "",
+    queue.includes(p) ? h("span", {class: "target"}, h("input", {type: "checkbox", id: `sheet-buy-${i}`, class: "sheet-buy"}),
+                          h("label", {for: `sheet-buy-${i}`}, "buys back in")) : "")));
+  syncWinner();
+  $("sheet-undo").disabled = !sheet.hands.length;
+}
+
+// The winner's line takes no penalty; a void hand has no winner.
+function syncWinner() {
+  const how = $("sheet-how").value;
+  $("sheet-winner").disabled = how === "void";
+  for (const line of document.querySelectorAll(".sheet-line")) {
+    const pen = line.querySelector(".sheet-pen");
+    const winner = how !== "void" && line.dataset.player === $("sheet-winner").value;
+    pen.disabled = winner || how === "void";
+    if (pen.disabled) pen.value = "";
+  }
+}
+
+function numberOf(input) {
+  const text = input ? input.value.trim() : "";
+  return text === "" ? null : Number(text);
+}
+
+// The entry of the hand as written in the form (HandEntry of openapi.yaml).
+function entryFromForm() {
+  const how = $("sheet-how").value;
+  const entry = {how, winner: how === "void" ? null : $("sheet-winner").value};
+  const table = cls => {
+    const out = {};
+    for (const line of document.querySelectorAll(".sheet-line")) {
+      const value = numberOf(line.querySelector(cls));
+      if (value !== null) out[line.dataset.player] = value;
+    }
+    return out;
+  };
+  const penalties = table(".sheet-pen"), scores = table(".sheet-total"), infractions = table(".sheet-inf");
+  if (how !== "void") entry.penalties = penalties;
+  if (Object.keys(scores).length) entry.scores = scores;
+  if (Object.keys(infractions).length) entry.infractions = infractions;
+  if (!$("sheet-cut-control").hidden && $("sheet-cut").checked) entry.cut_bonus = true;
+  const buys = {};
+  for (const box of document.querySelectorAll(".sheet-buy")) buys[box.closest(".sheet-line").dataset.player] = box.checked;
+  if (Object.keys(buys).length) entry.buy_ins = buys;
+  return entry;
+}
+
+function sheetRequest(hands) {
+  return {variant: page.variant, players: sheet.players.slice(), hands};
+}
+
+function sheetWhere(pointer) {
+  const m = /^\/hands\/(\d+)(?:\/(\w+)(?:\/(.+))?)?/.exec(pointer);
+  if (!m) return ordinalPath(pointer);
+  const field = {penalties: "penalty points", scores: "total written", infractions: "penalties reported", winner: "winner",
+                 how: "how it ended", buy_ins: "buying back in", cut_bonus: "the dealer's exact cut"}[m[2]] || m[2];
+  return `hand ${Number(m[1]) + 1}${field ? `, ${field}` : ""}${m[3] ? ` of ${m[3].replace(/~1/g, "/").replace(/~0/g, "~")}` : ""}`;
+}
+
+async function addHand() {
+  clearProblems("sheet-problems");
+  const entry = entryFromForm();
+  const hands = [...sheet.hands, entry];
+  const r = await call("POST", "/v1/scoresheet", sheetRequest(hands));
+  if (!r.ok) {
+    showProblems("sheet-problems", null, r.body, sheetWhere);
+    return;
+  }
+  sheet.hands = hands;
+  sheet.answer = r.body;
+  await renderSheet();
+  renderSheetForm();
+}
+
+async function renderSheet() {
+  const a = sheet.answer;
+  const box = $("sheet-answer");
+  if (!a) { box.replaceChildren(); return; }
+  const params = sheetParams();
+  const res = await rulesResources(page.variant);
+  const bad = a.inconsistency;
+  const rows = a.rows.map((row, i) => h("tr", {"data-hand": row.hand, class: bad && bad.hand === row.hand ? "has-problem" : ""},
+    h("th", {scope: "row"}, String(row.hand), contractRow(params, row.hand) ? h("span", {class: "contract-cell"}, ` ${contractOf(contractRow(params, row.hand))}`) : ""),
+    h("td", {}, row.how === "void" ? "void" : `${row.winner} ${(howChoices(params).find(c => c[0] === row.how) || [0, row.how])[1]}`),
+    sheet.players.map(p => h("td", {"data-player": p}, String((row.scores || {})[p] ?? ""),
+      (row.ledger || {})[p] !== undefined && (row.payments || {})[p] !== undefined ? h("span", {class: "ledger"}, ` (paid ${(row.payments || {})[p]}, ${row.ledger[p]} so far)`) : "")),
+    h("td", {}, String(row.pool)),
+    h("td", {}, [(row.eliminated || []).length ? `out: ${row.eliminated.join(", ")}` : "",
+                 Object.entries(row.buy_ins || {}).map(([p, yes]) => `${p} ${yes ? "bought back in" : "did not buy back in"}`).join("; ")].filter(Boolean).join("; "))));
+  const parts = [
+    h("div", {class: "sheet-table-wrap", tabindex: "0", role: "region", "aria-label": "The score sheet"}, h("table", {class: "sheet-table"},
+      h("caption", {}, "The sheet as the rules settle it: each player's running total (and payments), the pool, who is out"),
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Hand"), h("th", {scope: "col"}, "Ended"),
+        sheet.players.map(p => h("th", {scope: "col"}, p)), h("th", {scope: "col"}, "Pool"), h("th", {scope: "col"}, "Out, buy-ins"))),
+      h("tbody", {}, rows))),
+    h("p", {class: "sheet-state"}, a.winner ? `${a.winner} won the game.` : `The game is ${a.phase === "over" ? "over" : "going on"}; the pool holds ${a.pool}.`,
+      (a.buy_in_queue || []).length ? ` May buy back in: ${a.buy_in_queue.join(", ")}.` : "",
+      a.settlement ? ` Settlement: ${Object.entries(a.settlement).map(([p, v]) => `${p} ${v >= 0 ? "+" : ""}${v}`).join(", ")}.` : "")];
+  if (bad) {
+    parts.unshift(h("div", {class: "verdict illegal sheet-inconsistency", "data-hand": bad.hand},
+      h("p", {class: "verdict-word"}, h("strong", {}, `Hand ${bad.hand} disagrees with the rules`), ` (${sheetWhere(bad.pointer)}).`),
+      violationBlock(bad, res),
+      tableNow("Put right the entry named, then go on: nothing after it can be trusted until it is.")));
+  } else {
+    parts.unshift(h("div", {class: "verdict legal sheet-consistent"},
+      h("p", {class: "verdict-word"}, h("strong", {}, "The sheet agrees with the rules"), ` (${plural(a.rows.length, "hand")} so far).`)));
+  }
+  box.replaceChildren(...parts);
+}
+
+// The last hand taken off the sheet (to enter it again, put right).
+async function undoHand() {
+  clearProblems("sheet-problems");
+  sheet.hands = sheet.hands.slice(0, -1);
+  sheet.answer = null;
+  if (sheet.hands.length) {
+    const r = await call("POST", "/v1/scoresheet", sheetRequest(sheet.hands));
+    if (r.ok) sheet.answer = r.body;
+  }
+  await renderSheet();
+  renderSheetForm();
+}
+
+function resetSheet() {
+  const params = sheetParams();
+  const select = $("sheet-players");
+  const min = (params.players && params.players.min) || 2, max = (params.players && params.players.max) || 6;
+  const chosen = Math.min(Math.max(Number(select.value) || 3, min), max);
+  select.replaceChildren(...Array.from({length: max - min + 1}, (_, i) => min + i).map(n => h("option", {value: n, selected: n === chosen}, String(n))));
+  sheet.players = sheetPlayers(chosen);
+  sheet.hands = [];
+  sheet.answer = null;
+  clearProblems("sheet-problems");
+  renderSheet();
+  renderSheetForm();
+}
+
+document.addEventListener("variant-chosen", () => { if (page.variants.length) resetSheet(); });
+document.addEventListener("DOMContentLoaded", () => {
+  $("sheet-players").addEventListener("change", resetSheet);
+  $("sheet-how").addEventListener("change", syncWinner);
+  $("sheet-winner").addEventListener("change", syncWinner);
+  $("sheet-add").addEventListener("click", addHand);
+  $("sheet-clear").addEventListener("click", resetSheet);
+  $("sheet-undo").addEventListener("click", undoHand);
+});
