@@ -376,45 +376,66 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         if action.card is not None and action.card != top:
             raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
-        taken = variant.rules.draw.taken_discard
-        if player.opened and not variant.rules.draw.discard_after_opening:
-            raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
-                          f"{player.id} has laid down and may no longer take the discard: draw from the stock")
-        if state.dealer_option:
-            pass  # the dealer's exchange: no obligation comes with it
-        elif not player.opened and variant.rules.draw.discard_before_opening == "free":
-            pass  # taken freely before laying down, with nothing owed
-        elif not player.opened:
-            free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
-                    or (state.first_round and variant.rules.draw.free_discard_first_round))
-            must_open = not free
-            in_opening = variant.rules.draw.discard_before_opening == "in_opening" or taken != "keep"
-            if must_open and not _opening_possible(variant, seen(player.hand) + (top,), top if in_opening else None,
-                                                   state.melds):
-                if UNSEEN in player.hand:
-                    raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                                       f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
-                                       f"the {player.hidden} cards of their hand nobody listed", _hidden_of(state, player.id))
-                raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                              f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
-                              "the discard may be taken before opening only to open in the same turn"
-                              + (" with that card" if in_opening else ""))
-            must_use = top if must_open and in_opening else None
-        elif taken != "keep":
-            if not _use_possible(variant, state, top):
-                if UNSEEN in player.hand:
-                    raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                                       f"whether {top.code} can be melded at once depends on the {player.hidden} cards "
-                                       f"of {player.id}'s hand nobody listed", _hidden_of(state, player.id))
-                raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                              f"{top.code} cannot be melded at once from {player.id}'s hand: "
-                              "the discard may be taken only to meld it in the same turn")
-            must_use = top
+        must_open, must_use = _discard_owes(variant, state, top)
         card, pile = top, {"discard": state.discard[1:]}
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
                    turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
                                 must_use=must_use), stock_owed=False, **pile)
+
+
+def _discard_owes(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
+    """Whether the player to act may take the top discard ``top`` now, and what it owes: the opening
+    in this turn (``must_open``), the card itself to be melded (``must_use``); Illegal if refused."""
+    player = state.current
+    must_open, must_use = False, None
+    taken = variant.rules.draw.taken_discard
+    if player.opened and not variant.rules.draw.discard_after_opening:
+        raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                      f"{player.id} has laid down and may no longer take the discard: draw from the stock")
+    if state.dealer_option:
+        pass  # the dealer's exchange: no obligation comes with it
+    elif not player.opened and variant.rules.draw.discard_before_opening == "free":
+        pass  # taken freely before laying down, with nothing owed
+    elif not player.opened:
+        must_open, must_use = _opening_owed(variant, state, top)
+    elif taken != "keep":
+        if not _use_possible(variant, state, top):
+            if UNSEEN in player.hand:
+                raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                                   f"whether {top.code} can be melded at once depends on the {player.hidden} cards "
+                                   f"of {player.id}'s hand nobody listed", _hidden_of(state, player.id))
+            raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                          f"{top.code} cannot be melded at once from {player.id}'s hand: "
+                          "the discard may be taken only to meld it in the same turn")
+        must_use = top
+    return must_open, must_use
+
+
+def _opening_owed(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
+    """A player who has not opened takes the discard ``top``: whether the opening is owed in this turn
+    (not for a free upcard or first round) and with that card; Illegal where no opening is possible."""
+    player = state.current
+    free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
+            or (state.first_round and variant.rules.draw.free_discard_first_round))
+    must_open = not free
+    in_opening = variant.rules.draw.discard_before_opening == "in_opening" or variant.rules.draw.taken_discard != "keep"
+    hand = seen(player.hand) + (top,)
+    if must_open and not _opening_possible(variant, hand, top if in_opening else None, state.melds):
+        if UNSEEN in player.hand:
+            raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                               f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
+                               f"the {player.hidden} cards of their hand nobody listed", _hidden_of(state, player.id))
+        if search.opening_possible(variant, hand, top if in_opening else None, state.melds, keep=0):
+            # the opening exists, but only by laying every card: the true cause is the final discard
+            raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
+                          f"{player.id}'s only opening with {top.code} lays every card and leaves none to discard: "
+                          "going out ends with a discard")
+        raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                      f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
+                      "the discard may be taken before opening only to open in the same turn"
+                      + (" with that card" if in_opening else ""))
+    return must_open, (top if must_open and in_opening else None)
 
 
 def _source(source: str) -> Source:
