@@ -219,6 +219,31 @@ def hands_won(game: Game) -> int:
     return sum(1 for row in game.sheet if row.get("how") != "void")
 
 
+def next_contract_hand(variant: Variant, game: Game) -> int | None:
+    """The row of the contract table a contract game plays now (its current hand) or deals next: the
+    first row, plus one for each hand its sheet shows played out (None: a game without contracts)."""
+    contract = variant.rules.contract
+    return contract.first + hands_won(game) if contract is not None else None
+
+
+def _contract_problems(game: Game, variant: Variant) -> list[Problem]:
+    """A contract game's sheet decides which hand of the table is played: it has one row per hand
+    played, and the current hand is the row after the hands played out (a void one is dealt again)."""
+    if variant.rules.contract is None:
+        return []
+    problems = []
+    if len(game.sheet) != game.hands_played:
+        problems.append(Problem("/sheet", f"a contract game's sheet has one row for each hand played "
+                                          f"({game.hands_played}), not {len(game.sheet)}: it decides the hand "
+                                          f"of the contract table that is played ({STOCK_JAMAICAN_REDEAL_SAME_CONTRACT})"))
+    expected = next_contract_hand(variant, game)
+    if game.hand is not None and game.hand.hand_number != expected:
+        problems.append(Problem("/hand/hand_number", f"the sheet shows {hands_won(game)} hands played out, so the "
+                                                     f"hand played is hand {expected} of the contract table, "
+                                                     f"not {game.hand.hand_number}"))
+    return problems
+
+
 # STOCK_JAMAICAN_REDEAL_SAME_CONTRACT: a void hand does not count, so the next deal is the same row of the
 #   contract table
 @enforces(STOCK_JAMAICAN_REDEAL_SAME_CONTRACT)
@@ -228,9 +253,7 @@ def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[ev.E
     ids = [p.id for p in game.active]
     scores = {p.id: p.score for p in game.active}
     hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
-    contract = variant.rules.contract
-    number = contract.first + hands_won(game) if contract is not None else None
-    state, record = deal(hand_variant, ids, seed, game.dealer, scores, hand=number)
+    state, record = deal(hand_variant, ids, seed, game.dealer, scores, hand=next_contract_hand(variant, game))
     events: list[ev.Event] = [ev.HandDealt(game.hands_played + 1, game.dealer, record["seed"])]
     bonus = record.get("dealer_cut_bonus", 0)   # earned by an exact cut (CUT_DEALER_EXACT_COUNT_BONUS, rules/deal.py)
     if bonus:
@@ -438,6 +461,7 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
                 problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
             if game.hand.phase == Phase.ENDED:
                 problems.append(Problem("/hand/phase", "an ended hand is settled into the game at once"))
+    problems.extend(_contract_problems(game, variant))
     if game.phase == "buy_in":
         if not game.buy_in_queue or game.buy_in_score is None:
             problems.append(Problem("/buy_in_queue", "the buy-in phase needs players deciding and the score to rejoin at"))
