@@ -70,12 +70,14 @@ class Violation:
     readings: tuple[MeldDict, ...] = ()
     needs: tuple[str, ...] = ()  # an undetermined answer's: pointers (into the state) of what would have to be seen
     cited: Cited | None = None  # how the variant cites it: set by cited_by, as for every violation a verdict holds
+    charge: "Charge | None" = None  # the infraction the refused act is at the table (see ``Charge``)
+    penalty: "Penalised | None" = None  # what the variant's table charges for it: set by cited_by
 
     def cited_by(self, variant: Variant) -> "Violation":
         """This violation as ``variant`` cites it (``Variant.citation``: the variant's clause for the
         rule, its statement, sources and the rulings it rests on)."""
         cited = variant.citation(self.clause)
-        return replace(self, clause=cited.clause, cited=cited)
+        return replace(self, clause=cited.clause, cited=cited, penalty=penalised(variant, self.charge))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"message": self.message}
@@ -90,7 +92,46 @@ class Violation:
             out["readings"] = [dict(r) for r in self.readings]
         if self.needs:
             out["needs"] = list(self.needs)
+        if self.penalty is not None:
+            out["penalty"] = self.penalty.to_dict()
         return out
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A refused act that is itself an infraction at the table (``params.INFRACTIONS``): who made it and
+    which.  The engine names the act; the variant decides whether its table penalises it."""
+    player: str
+    infraction: str
+
+
+@dataclass(frozen=True)
+class Penalised:
+    """The penalty a variant's table charges for a refused act: ``points`` to ``player`` for the
+    ``infraction``, under ``clause`` (the variant's citation).  A client applies it with the ``penalty``
+    action (type penalty, by that player, with that infraction)."""
+    player: str
+    infraction: str
+    points: int
+    clause: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "infraction": self.infraction, "points": self.points, "clause": self.clause}
+
+
+def infraction_clause(infraction: str) -> str:
+    """The rule that penalises ``infraction``: the missing pluck or discard, else the house rules'."""
+    return (TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY if infraction.startswith("missing_")
+            else PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS)
+
+
+def penalised(variant: Variant, charge: Charge | None) -> Penalised | None:
+    """What ``variant``'s table charges for the act ``charge`` names (``penalties``): its points where the
+    infraction is one the table penalises (``penalties.infractions``) and a penalty costs something."""
+    rules = variant.rules.penalties
+    if charge is None or charge.infraction not in rules.infractions or not rules.points:
+        return None
+    return Penalised(charge.player, charge.infraction, rules.points, variant.cite(infraction_clause(charge.infraction)))
 
 
 @dataclass(frozen=True)
@@ -122,9 +163,10 @@ class Verdict:
 
 
 class Illegal(Exception):
-    def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple[MeldDict, ...] = ()):
+    def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple[MeldDict, ...] = (),
+                 charge: Charge | None = None):
         super().__init__(message)
-        self.violation = Violation(clause, message, None, ambiguous, readings)
+        self.violation = Violation(clause, message, None, ambiguous, readings, charge=charge)
 
     @classmethod
     def of(cls, failure: Failure) -> "Illegal":
@@ -243,7 +285,7 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
         return actor  # the draw phase's own actions (their handlers check the phase)
     if state.phase != Phase.PLAY:
         clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
-        raise Illegal(clause, "a turn starts with drawing a card")
+        raise Illegal(clause, "a turn starts with drawing a card", charge=Charge(actor, "missing_pluck"))
     must = turn.must_use
     if must is not None:
         if not isinstance(action, (MeldAction, Build)):
@@ -300,7 +342,8 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
 def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> None:
     if not hand:
         raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
-                      "a player must keep one card to discard: going out ends with a discard")
+                      "a player must keep one card to discard: going out ends with a discard",
+                      charge=Charge(state.to_act, "missing_discard"))
     if not variant.rules.discarding.joker and all(c.is_joker for c in hand):
         raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
                       "the card kept to discard cannot be a joker: a joker is never discarded")
@@ -508,9 +551,7 @@ def _penalty(variant: Variant, state: State, action: Penalty, actor: str, events
     where the variant (or a house rule) lists the infraction."""
     rules = variant.rules.penalties
     if action.infraction not in rules.infractions:
-        clause = (TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY if action.infraction.startswith("missing_")
-                  else PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS)
-        raise Illegal(clause, f"{action.infraction} carries no penalty at this table "
+        raise Illegal(infraction_clause(action.infraction), f"{action.infraction} carries no penalty at this table "
                               f"(penalties: {', '.join(rules.infractions) or 'none'})")
     offender = state.player(actor)
     events.append(ev.Penalized(actor, action.infraction, rules.points))
@@ -903,7 +944,8 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
     player = state.current
     hand = _take(variant, state, player.hand, [action.card], "discard")
     if action.card.is_joker and not variant.rules.discarding.joker:
-        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN, "a joker may never be discarded")
+        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN, "a joker may never be discarded",
+                      charge=Charge(player.id, "joker_discard"))
     events.append(ev.Discarded(player.id, action.card.code))
     discard = (action.card,) + state.discard
     if not hand:
