@@ -44,7 +44,8 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
-from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, free_meld_id, replace, unaccounted
+from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, free_meld_id, replace,
+                    unaccounted)
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
                          DRAW_DISCARD_FREE_AFTER_INITIAL_MELD, DRAW_FIRST_PLAY_FREE_UPCARD,
@@ -517,9 +518,11 @@ def _call(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
         raise Illegal(CALL_ELIGIBILITY, f"{actor} has laid down and can no longer call")
     if actor in state.calls:
         raise Illegal(CALL_ELIGIBILITY, f"{actor} has already called this discard")
-    if caller.calls >= rules.per_hand:
-        raise Illegal(CALL_LIMIT_THREE_PER_HAND, f"{actor} has made {caller.calls} calls in this deal, "
-                                                 f"the most a player may make")
+    made = max(caller.calls, calls_shown(variant, state, actor) or 0)  # the record, or the cards where they show more
+    if made >= rules.per_hand:
+        shown = "" if made == caller.calls else f" (the {len(caller.hand)} cards {actor} holds show it)"
+        raise Illegal(CALL_LIMIT_THREE_PER_HAND, f"{actor} has made {made} calls in this deal, "
+                                                 f"the most a player may make{shown}")
     if len(state.stock) < rules.penalty_cards + 1:
         raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "the stock cannot give a caller the penalty card and the "
                                                  "player to act a pluck: no call now")
@@ -572,21 +575,7 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
     if actor == target.id:
         raise Illegal(CALL_OVERCALL_CHALLENGE, "a player does not challenge themselves")
     if action.claim == "overcall":
-        per_hand = variant.rules.calling.per_hand
-        if not per_hand:
-            raise Illegal(CALL_OVERCALL_CHALLENGE, "this variant has no calls out of turn")
-        if target.opened:
-            raise Illegal(CALL_OVERCALL_CHALLENGE,
-                          f"{target.id} has begun to lay and can no longer be challenged for an over-call")
-        excess = target.calls - per_hand
-        if excess <= 0:
-            events.append(ev.Penalized(actor, "wrong_challenge", rules.points))
-            return state.with_player(actor, score=challenger.score + rules.points)
-        if rules.overcall == "bar":
-            events.append(ev.Penalized(target.id, "over_call", None, barred=True))
-            return state.with_player(target.id, calls=per_hand, lay_barred=True)
-        events.append(ev.Penalized(target.id, "over_call", rules.points * excess))
-        return state.with_player(target.id, calls=per_hand, score=target.score + rules.points * excess)
+        return _challenge_overcall(variant, state, target, challenger, events)
     contract = variant.rules.contract
     if contract is None or not target.opened:
         raise Illegal(PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
@@ -612,6 +601,54 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
         return state.with_player(target.id, hand=hand, opened=False, score=target.score + points)
     events.append(ev.Penalized(target.id, "incorrect_lay", rules.points, barred=True))
     return state.with_player(target.id, hand=hand, opened=False, lay_barred=True, score=target.score + rules.points)
+
+
+def calls_shown(variant: Variant, state: State, player_id: str) -> int | None:
+    """The calls a seat's cards show (document 002: an over-call "can be verified by counting the cards"):
+    a player who has not laid down holds the hand's deal, the pluck of a turn under way and, for each
+    call allowed, the discard and the penalty cards (``calling.penalty_cards``).  None where the count
+    cannot tell: no calls in the variant, a player who has laid down, or cards no number of calls gives."""
+    rules = variant.rules.calling
+    player = state.player(player_id)
+    if not rules.per_hand or player.opened:
+        return None
+    drawn = 1 if state.to_act == player_id and state.phase == Phase.PLAY else 0
+    extra = len(player.hand) - variant.cards_for(len(state.players), state.hand_number) - drawn
+    each = 1 + rules.penalty_cards
+    return extra // each if extra >= 0 and extra % each == 0 else None
+
+
+def _calls_made(variant: Variant, state: State, player_id: str) -> int:
+    """How many calls a player has made in the deal: what the cards show where they show it, except that
+    a record at the limit with more cards is an over-call already settled (a challenge sets ``calls`` to
+    the limit and leaves the cards); else the record (``calls``)."""
+    recorded = state.player(player_id).calls
+    shown = calls_shown(variant, state, player_id)
+    if shown is None or (recorded == variant.rules.calling.per_hand and shown > recorded):
+        return recorded
+    return shown
+
+
+def _challenge_overcall(variant: Variant, state: State, target: Player, challenger: Player,
+                        events: list[ev.Event]) -> State:
+    """An over-call challenge, decided by the calls the target has made (``_calls_made``: the cards
+    counted where they are seen): upheld, the target takes the sanction; wrong, the challenger pays."""
+    rules = variant.rules.penalties
+    per_hand = variant.rules.calling.per_hand
+    if not per_hand:
+        raise Illegal(CALL_OVERCALL_CHALLENGE, "this variant has no calls out of turn")
+    if target.opened:
+        raise Illegal(CALL_OVERCALL_CHALLENGE,
+                      f"{target.id} has begun to lay and can no longer be challenged for an over-call")
+    excess = _calls_made(variant, state, target.id) - per_hand
+    if excess <= 0:
+        events.append(ev.Penalized(challenger.id, "wrong_challenge", rules.points))
+        return state.with_player(challenger.id, score=challenger.score + rules.points)
+    if rules.overcall == "bar":
+        events.append(ev.Penalized(target.id, "over_call", None, barred=True))
+        return state.with_player(target.id, calls=per_hand, lay_barred=True)
+    events.append(ev.Penalized(target.id, "over_call", rules.points * excess))
+    return state.with_player(target.id, calls=per_hand, score=target.score + rules.points * excess)
 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
