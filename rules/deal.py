@@ -70,9 +70,6 @@ class ReportedCut:
     count: int
     by: str | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"count": self.count, **({"by": self.by} if self.by is not None else {})}
-
 
 def cut_from_dict(data: Any, at: str = "/cut") -> ReportedCut | None:
     """A reported cut from its JSON form (openapi.yaml's ReportedCut), or None for none."""

@@ -610,7 +610,7 @@ def calls_shown(variant: Variant, state: State, player_id: str) -> int | None:
     cannot tell: no calls in the variant, a player who has laid down, or cards no number of calls gives."""
     rules = variant.rules.calling
     player = state.player(player_id)
-    if not rules.per_hand or player.opened:
+    if not rules.per_hand or player.opened:  # pragma: no cover - a call and an over-call challenge are refused first in both cases
         return None
     drawn = 1 if state.to_act == player_id and state.phase == Phase.PLAY else 0
     extra = len(player.hand) - variant.cards_for(len(state.players), state.hand_number) - drawn
