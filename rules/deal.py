@@ -77,10 +77,11 @@ def cut_from_dict(data: Any, at: str = "/cut") -> ReportedCut | None:
         return None
     count = data.get("count") if isinstance(data, Mapping) else None
     by = data.get("by") if isinstance(data, Mapping) else None
-    if (not isinstance(data, Mapping) or set(data) - {"count", "by"} or isinstance(count, bool)
-            or not isinstance(count, int) or not isinstance(by, (str, type(None)))):  # pragma: no cover - openapi.yaml's ReportedCut is an object of an integer count and an optional player id
+    whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())  # (2.0 is the integer 2)
+    if (not isinstance(data, Mapping) or set(data) - {"count", "by"} or isinstance(count, bool) or not whole
+            or not isinstance(by, (str, type(None)))):  # pragma: no cover - openapi.yaml's ReportedCut is an object of an integer count and an optional player id
         raise MalformedInput(Problem(at, "a reported cut is an object: count (cards cut) and by (the player who cut)"))
-    return ReportedCut(count, by)
+    return ReportedCut(int(count), by)
 
 
 def _deal_problems(variant: Variant, players: list[str], dealer: str | None, hand: int | None) -> list[Problem]:
