@@ -75,8 +75,8 @@ def cut_from_dict(data: Any, at: str = "/cut") -> ReportedCut | None:
     """A reported cut from its JSON form (openapi.yaml's ReportedCut), or None for none."""
     if data is None:
         return None
-    count = data.get("count") if isinstance(data, Mapping) else None
-    by = data.get("by") if isinstance(data, Mapping) else None
+    count: Any = data.get("count") if isinstance(data, Mapping) else None
+    by: Any = data.get("by") if isinstance(data, Mapping) else None
     whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())  # (2.0 is the integer 2)
     if (not isinstance(data, Mapping) or set(data) - {"count", "by"} or isinstance(count, bool) or not whole
             or not isinstance(by, (str, type(None)))):  # pragma: no cover - openapi.yaml's ReportedCut is an object of an integer count and an optional player id
