@@ -21,7 +21,7 @@ bp = Blueprint("games", __name__)
 @json_body("DealRequest")
 def deal_route(body: Any) -> Response:
     req = requests.deal_request(body)
-    state, record = deal(req.variant, req.players, req.seed, req.dealer, hand=req.hand)
+    state, record = deal(req.variant, req.players, req.seed, req.dealer, hand=req.hand, cut=req.cut)
     return json_answer({"state": state.to_dict(), "deal": record})
 
 
@@ -29,7 +29,7 @@ def deal_route(body: Any) -> Response:
 @json_body("GameStartRequest")
 def game_start_route(body: Any) -> Response:
     req = requests.game_start_request(body)
-    game, record = start_game(req.variant, req.players, req.seed, req.stakes)
+    game, record = start_game(req.variant, req.players, req.seed, req.stakes, req.cut)
     return json_answer({"game": game.to_dict(), "seating": {k: record[k] for k in ("seating", "seats", "dealer")},
                         "events": record["events"]})
 

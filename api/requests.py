@@ -10,6 +10,7 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from kalooki_referee.rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
 from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError
+from kalooki_referee.rules.deal import ReportedCut, cut_from_dict
 from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
 from kalooki_referee.rules.tournament import (Tournament, TournamentEvent, event_from_dict, tournament_from_dict,
                                               tournament_rules)
@@ -80,6 +81,7 @@ class DealRequest:
     seed: Any
     dealer: str | None
     hand: int | None = None
+    cut: ReportedCut | None = None
 
 
 def deal_request(body: Mapping[str, Any]) -> DealRequest:
@@ -88,7 +90,7 @@ def deal_request(body: Mapping[str, Any]) -> DealRequest:
         players = [f"P{i}" for i in range(1, int(players) + 1)]
     hand = body.get("hand")
     return DealRequest(_variant(body), list(players), _seed(body["seed"]), body.get("dealer"),
-                       None if hand is None else int(hand))
+                       None if hand is None else int(hand), cut_from_dict(body.get("cut")))
 
 
 @dataclass(frozen=True)
@@ -97,10 +99,12 @@ class GameStartRequest:
     players: list[str]
     seed: Any
     stakes: Any
+    cut: ReportedCut | None = None
 
 
 def game_start_request(body: Mapping[str, Any]) -> GameStartRequest:
-    return GameStartRequest(_variant(body), list(body["players"]), _seed(body["seed"]), body.get("stakes"))
+    return GameStartRequest(_variant(body), list(body["players"]), _seed(body["seed"]), body.get("stakes"),
+                            cut_from_dict(body.get("cut")))
 
 
 @dataclass(frozen=True)

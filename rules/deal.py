@@ -13,13 +13,16 @@ number of cards for that many players (in a contract game, for the hand number: 
 the variant's contract table); the pack is dealt from its first card.  Where the variant rewards a
 dealer who cuts exactly the cards to be dealt (``deal.dealer_cut_bonus``) the dealer cuts, at the
 same seeded count as above; the record gives the count and the bonus (players x cards each, the
-upcard not counted), which a game adds to the dealer's total; the cut moves no card that matters.  If the variant turns
+upcard not counted), which a game adds to the dealer's total; the cut moves no card that matters.
+A table may report its cut instead (``ReportedCut``: the cards lifted and by whom): the count then
+replaces the seeded one, for the card the cut shows and for the dealer's bonus alike.  If the variant turns
 an upcard, the next card starts the discard pile; the rest, in order, is the stock (first card on
 top).  Where the dealer has the upcard option the dealer acts first.
 """
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from dataclasses import dataclass
+from typing import Any, Mapping, NotRequired, TypedDict
 
 from .cards import Card, canonical, pack_order
 from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
@@ -27,7 +30,7 @@ from .errors import MalformedInput, Problem
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
 from .state import Phase, Player, State, check_state
 from .variant import Variant
-from .clause_ids import (CUT_BY_PLAYER_ON_DEALERS_RIGHT, CUT_JOKER_EXPOSED_KEPT_BY_CUTTER,
+from .clause_ids import (CUT_BY_PLAYER_ON_DEALERS_RIGHT, CUT_DEALER_EXACT_COUNT_BONUS, CUT_JOKER_EXPOSED_KEPT_BY_CUTTER,
                          DEAL_BABY_EIGHT_EVERY_HAND, DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_DENEXA_FIFTEEN_EACH,
                          DEAL_JAMAICAN_CARDS_PER_HAND, DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS,
                          DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS, DEAL_SINGLY_THIRTEEN_EACH, DEAL_UK_NO_UPCARD,
@@ -52,11 +55,73 @@ class DealRecord(TypedDict):
     hand_number: NotRequired[int]           # a contract game's hand
     dealer_cut: NotRequired[int]            # the cards the dealer cut (``deal.dealer_cut_bonus``)
     dealer_cut_bonus: NotRequired[int]      # the bonus it earned (0 unless exact)
+    cut_reported: NotRequired[bool]         # the cut is the one the table reported, not the seed's
 
 
 def cut_count(seed: str, pack_size: int) -> int:
     """How many cards a seeded cut lifts: ``4 + x mod (n - 7)`` (see the module's text)."""
     return 4 + seeded_number(seed, "cut") % (pack_size - 7)
+
+
+@dataclass(frozen=True)
+class ReportedCut:
+    """A cut the table reports instead of one drawn from the seed: how many cards were lifted, and by
+    whom (None: the player who cuts in this variant)."""
+    count: int
+    by: str | None = None
+
+
+def cut_from_dict(data: Any, at: str = "/cut") -> ReportedCut | None:
+    """A reported cut from its JSON form (openapi.yaml's ReportedCut), or None for none."""
+    if data is None:
+        return None
+    count: Any = data.get("count") if isinstance(data, Mapping) else None
+    by: Any = data.get("by") if isinstance(data, Mapping) else None
+    whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())  # (2.0 is the integer 2)
+    if (not isinstance(data, Mapping) or set(data) - {"count", "by"} or isinstance(count, bool) or not whole
+            or not isinstance(by, (str, type(None)))):  # pragma: no cover - openapi.yaml's ReportedCut is an object of an integer count and an optional player id
+        raise MalformedInput(Problem(at, "a reported cut is an object: count (cards cut) and by (the player who cut)"))
+    return ReportedCut(int(count), by)
+
+
+def _deal_problems(variant: Variant, players: list[str], dealer: str | None, hand: int | None) -> list[Problem]:
+    """Why a deal cannot be made as asked: the hand number, the players, the dealer."""
+    problems = []
+    contract = variant.rules.contract
+    if contract is None and hand is not None:
+        problems.append(Problem("/hand", "this variant does not number its hands (it has no contracts)"))
+    elif contract is not None and hand is not None and not contract.first <= hand <= contract.last:
+        problems.append(Problem("/hand", f"the hands of this game are numbered {contract.first} to {contract.last}"))
+    if len(set(players)) != len(players):
+        problems.append(Problem("/players", "player ids must be unique"))
+    lo, hi = variant.rules.players.min, variant.rules.players.max
+    if not lo <= len(players) <= hi:
+        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
+                                            f"({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})"))
+    if dealer is not None and dealer not in players:
+        problems.append(Problem("/dealer", f"{dealer!r} is not one of the players"))
+    return problems
+
+
+# CUT_DEALER_EXACT_COUNT_BONUS: where the variant has the bonus the dealer cuts; a reported cut by another player
+#   is refused
+def _cut_of(variant: Variant, seed: str, pack_size: int, dealer: str, cutter: str, cut: ReportedCut | None) -> int:
+    """How many cards the cut lifts: as the table reports it, checked against who cuts in this variant
+    (the dealer where an exact cut earns a bonus, else the player on the dealer's right) and the pack;
+    else drawn from the seed (``cut_count``)."""
+    if cut is None:
+        return cut_count(seed, pack_size)
+    who = dealer if variant.rules.deal.dealer_cut_bonus is not None else cutter
+    problems = []
+    if cut.by is not None and cut.by != who:
+        clause = (CUT_DEALER_EXACT_COUNT_BONUS if variant.rules.deal.dealer_cut_bonus is not None
+                  else CUT_BY_PLAYER_ON_DEALERS_RIGHT)
+        problems.append(Problem("/cut/by", f"{who} cuts at this table, not {cut.by} ({variant.cite(clause)})"))
+    if not 1 <= cut.count < pack_size:
+        problems.append(Problem("/cut/count", f"a cut lifts 1 to {pack_size - 1} of the {pack_size} cards of the pack"))
+    if problems:
+        raise MalformedInput(problems)
+    return cut.count
 
 
 @enforces(DECK_TWO_PACKS_TWO_JOKERS, DECK_THREE_PACKS_THREE_JOKERS, DECK_TWO_PACKS_FOUR_JOKERS,
@@ -66,26 +131,16 @@ def cut_count(seed: str, pack_size: int) -> int:
           DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_BABY_EIGHT_EVERY_HAND, DEAL_UPCARD_STARTS_DISCARD_PILE,
           DEAL_UK_NO_UPCARD)
 def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | None = None,
-         scores: dict[str, int] | None = None, hand: int | None = None) -> tuple[State, DealRecord]:
+         scores: dict[str, int] | None = None, hand: int | None = None,
+         cut: ReportedCut | None = None) -> tuple[State, DealRecord]:
     """The state at the start of a hand (hand number ``hand`` of a contract game: its first hand
-    when not given), and a record of how it was dealt."""
-    problems = []
-    contract = variant.rules.contract
-    if contract is None and hand is not None:
-        problems.append(Problem("/hand", "this variant does not number its hands (it has no contracts)"))
-    elif contract is not None and hand is not None and not contract.first <= hand <= contract.last:
-        problems.append(Problem("/hand", f"the hands of this game are numbered {contract.first} to {contract.last}"))
-    number = (hand or contract.first) if contract is not None else 0
-    if len(set(players)) != len(players):
-        problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.rules.players.min, variant.rules.players.max
-    if not lo <= len(players) <= hi:
-        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
-                                            f"({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})"))
-    if dealer is not None and dealer not in players:
-        problems.append(Problem("/dealer", f"{dealer!r} is not one of the players"))
+    when not given), and a record of how it was dealt; ``cut``: the cut as the table reports it (else
+    drawn from the seed)."""
+    problems = _deal_problems(variant, players, dealer, hand)
     if problems:
         raise MalformedInput(problems)
+    contract = variant.rules.contract
+    number = (hand or contract.first) if contract is not None else 0
     dealer = dealer if dealer is not None else players[-1]
     seed = seed_text(seed)
     n = len(players)
@@ -94,22 +149,16 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     start = (players.index(dealer) + 1) % n
     order = [players[(start + k) % n] for k in range(n)]
     cutter = players[(players.index(dealer) - 1) % n]
+    lifted = _cut_of(variant, seed, len(cards), dealer, cutter, cut)
     each = variant.cards_for(n, number)
     hands: dict[str, list[Card]] = {pid: [] for pid in players}
     shown = None
     if variant.rules.deal.joker_on_cut:
-        cut = cut_count(seed, len(cards))
-        shown = cards[cut - 1]
-        cards = cards[cut:] + cards[:cut]
+        shown = cards[lifted - 1]
+        cards = cards[lifted:] + cards[:lifted]
         if shown.is_joker:
             hands[cutter].append(cards.pop())
-    packets = list(variant.rules.deal.packets or [1] * each)
-    pos = 0
-    for k, size in enumerate(packets):
-        for pid in order:
-            give = min(size, each - len(hands[pid]))
-            hands[pid].extend(cards[pos:pos + give])
-            pos += give
+    pos = _deal_out(variant, cards, order, hands, each)
     discard: tuple[Card, ...] = ()
     if variant.rules.deal.upcard:
         discard = (cards[pos],)
@@ -131,9 +180,24 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     bonus = variant.rules.deal.dealer_cut_bonus
     if bonus is not None:
         record["cut_by"] = dealer
-        record["dealer_cut"] = cut_count(seed, len(cards))
-        record["dealer_cut_bonus"] = bonus if record["dealer_cut"] == n * each else 0
+        record["dealer_cut"] = lifted
+        record["dealer_cut_bonus"] = bonus if lifted == n * each else 0
     if shown is not None:
         record["cut_shows"] = shown.code
         record["cutter_keeps_joker"] = shown.is_joker
+    if cut is not None:
+        record["cut_reported"] = True
     return state, record
+
+
+def _deal_out(variant: Variant, cards: list[Card], order: list[str], hands: dict[str, list[Card]], each: int) -> int:
+    """Deal ``each`` cards to every player in ``order``, one at a time or in the variant's packets, from
+    the top of ``cards``; the position of the first card not dealt."""
+    packets = list(variant.rules.deal.packets or [1] * each)
+    pos = 0
+    for size in packets:
+        for pid in order:
+            give = min(size, each - len(hands[pid]))
+            hands[pid].extend(cards[pos:pos + give])
+            pos += give
+    return pos

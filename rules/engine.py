@@ -44,7 +44,8 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import Seat, settle_void, settle_won
 from .shuffle import shuffled
-from .state import FRESH_TURN, Announcement, HandResult, Phase, Source, State, TableMeld, free_meld_id, replace, unaccounted
+from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, free_meld_id, replace,
+                    unaccounted)
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
                          DRAW_DISCARD_FREE_AFTER_INITIAL_MELD, DRAW_FIRST_PLAY_FREE_UPCARD,
@@ -70,12 +71,14 @@ class Violation:
     readings: tuple[MeldDict, ...] = ()
     needs: tuple[str, ...] = ()  # an undetermined answer's: pointers (into the state) of what would have to be seen
     cited: Cited | None = None  # how the variant cites it: set by cited_by, as for every violation a verdict holds
+    charge: "Charge | None" = None  # the infraction the refused act is at the table (see ``Charge``)
+    penalty: "Penalised | None" = None  # what the variant's table charges for it: set by cited_by
 
     def cited_by(self, variant: Variant) -> "Violation":
         """This violation as ``variant`` cites it (``Variant.citation``: the variant's clause for the
         rule, its statement, sources and the rulings it rests on)."""
         cited = variant.citation(self.clause)
-        return replace(self, clause=cited.clause, cited=cited)
+        return replace(self, clause=cited.clause, cited=cited, penalty=penalised(variant, self.charge))
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"message": self.message}
@@ -90,7 +93,46 @@ class Violation:
             out["readings"] = [dict(r) for r in self.readings]
         if self.needs:
             out["needs"] = list(self.needs)
+        if self.penalty is not None:
+            out["penalty"] = self.penalty.to_dict()
         return out
+
+
+@dataclass(frozen=True)
+class Charge:
+    """A refused act that is itself an infraction at the table (``params.INFRACTIONS``): who made it and
+    which.  The engine names the act; the variant decides whether its table penalises it."""
+    player: str
+    infraction: str
+
+
+@dataclass(frozen=True)
+class Penalised:
+    """The penalty a variant's table charges for a refused act: ``points`` to ``player`` for the
+    ``infraction``, under ``clause`` (the variant's citation).  A client applies it with the ``penalty``
+    action (type penalty, by that player, with that infraction)."""
+    player: str
+    infraction: str
+    points: int
+    clause: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "infraction": self.infraction, "points": self.points, "clause": self.clause}
+
+
+def infraction_clause(infraction: str) -> str:
+    """The rule that penalises ``infraction``: the missing pluck or discard, else the house rules'."""
+    return (TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY if infraction.startswith("missing_")
+            else PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS)
+
+
+def penalised(variant: Variant, charge: Charge | None) -> Penalised | None:
+    """What ``variant``'s table charges for the act ``charge`` names (``penalties``): its points where the
+    infraction is one the table penalises (``penalties.infractions``) and a penalty costs something."""
+    rules = variant.rules.penalties
+    if charge is None or charge.infraction not in rules.infractions or not rules.points:
+        return None
+    return Penalised(charge.player, charge.infraction, rules.points, variant.cite(infraction_clause(charge.infraction)))
 
 
 @dataclass(frozen=True)
@@ -122,9 +164,10 @@ class Verdict:
 
 
 class Illegal(Exception):
-    def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple[MeldDict, ...] = ()):
+    def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple[MeldDict, ...] = (),
+                 charge: Charge | None = None):
         super().__init__(message)
-        self.violation = Violation(clause, message, None, ambiguous, readings)
+        self.violation = Violation(clause, message, None, ambiguous, readings, charge=charge)
 
     @classmethod
     def of(cls, failure: Failure) -> "Illegal":
@@ -243,7 +286,7 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
         return actor  # the draw phase's own actions (their handlers check the phase)
     if state.phase != Phase.PLAY:
         clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
-        raise Illegal(clause, "a turn starts with drawing a card")
+        raise Illegal(clause, "a turn starts with drawing a card", charge=Charge(actor, "missing_pluck"))
     must = turn.must_use
     if must is not None:
         if not isinstance(action, (MeldAction, Build)):
@@ -300,7 +343,8 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
 def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> None:
     if not hand:
         raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
-                      "a player must keep one card to discard: going out ends with a discard")
+                      "a player must keep one card to discard: going out ends with a discard",
+                      charge=Charge(state.to_act, "missing_discard"))
     if not variant.rules.discarding.joker and all(c.is_joker for c in hand):
         raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
                       "the card kept to discard cannot be a joker: a joker is never discarded")
@@ -376,45 +420,66 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         if action.card is not None and action.card != top:
             raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
-        taken = variant.rules.draw.taken_discard
-        if player.opened and not variant.rules.draw.discard_after_opening:
-            raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
-                          f"{player.id} has laid down and may no longer take the discard: draw from the stock")
-        if state.dealer_option:
-            pass  # the dealer's exchange: no obligation comes with it
-        elif not player.opened and variant.rules.draw.discard_before_opening == "free":
-            pass  # taken freely before laying down, with nothing owed
-        elif not player.opened:
-            free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
-                    or (state.first_round and variant.rules.draw.free_discard_first_round))
-            must_open = not free
-            in_opening = variant.rules.draw.discard_before_opening == "in_opening" or taken != "keep"
-            if must_open and not _opening_possible(variant, seen(player.hand) + (top,), top if in_opening else None,
-                                                   state.melds):
-                if UNSEEN in player.hand:
-                    raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                                       f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
-                                       f"the {player.hidden} cards of their hand nobody listed", _hidden_of(state, player.id))
-                raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                              f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
-                              "the discard may be taken before opening only to open in the same turn"
-                              + (" with that card" if in_opening else ""))
-            must_use = top if must_open and in_opening else None
-        elif taken != "keep":
-            if not _use_possible(variant, state, top):
-                if UNSEEN in player.hand:
-                    raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                                       f"whether {top.code} can be melded at once depends on the {player.hidden} cards "
-                                       f"of {player.id}'s hand nobody listed", _hidden_of(state, player.id))
-                raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                              f"{top.code} cannot be melded at once from {player.id}'s hand: "
-                              "the discard may be taken only to meld it in the same turn")
-            must_use = top
+        must_open, must_use = _discard_owes(variant, state, top)
         card, pile = top, {"discard": state.discard[1:]}
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
                    turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
                                 must_use=must_use), stock_owed=False, **pile)
+
+
+def _discard_owes(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
+    """Whether the player to act may take the top discard ``top`` now, and what it owes: the opening
+    in this turn (``must_open``), the card itself to be melded (``must_use``); Illegal if refused."""
+    player = state.current
+    must_open, must_use = False, None
+    taken = variant.rules.draw.taken_discard
+    if player.opened and not variant.rules.draw.discard_after_opening:
+        raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
+                      f"{player.id} has laid down and may no longer take the discard: draw from the stock")
+    if state.dealer_option:
+        pass  # the dealer's exchange: no obligation comes with it
+    elif not player.opened and variant.rules.draw.discard_before_opening == "free":
+        pass  # taken freely before laying down, with nothing owed
+    elif not player.opened:
+        must_open, must_use = _opening_owed(variant, state, top)
+    elif taken != "keep":
+        if not _use_possible(variant, state, top):
+            if UNSEEN in player.hand:
+                raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                                   f"whether {top.code} can be melded at once depends on the {player.hidden} cards "
+                                   f"of {player.id}'s hand nobody listed", _hidden_of(state, player.id))
+            raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                          f"{top.code} cannot be melded at once from {player.id}'s hand: "
+                          "the discard may be taken only to meld it in the same turn")
+        must_use = top
+    return must_open, must_use
+
+
+def _opening_owed(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
+    """A player who has not opened takes the discard ``top``: whether the opening is owed in this turn
+    (not for a free upcard or first round) and with that card; Illegal where no opening is possible."""
+    player = state.current
+    free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
+            or (state.first_round and variant.rules.draw.free_discard_first_round))
+    must_open = not free
+    in_opening = variant.rules.draw.discard_before_opening == "in_opening" or variant.rules.draw.taken_discard != "keep"
+    hand = seen(player.hand) + (top,)
+    if must_open and not _opening_possible(variant, hand, top if in_opening else None, state.melds):
+        if UNSEEN in player.hand:
+            raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                               f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
+                               f"the {player.hidden} cards of their hand nobody listed", _hidden_of(state, player.id))
+        if search.opening_possible(variant, hand, top if in_opening else None, state.melds, keep=0):
+            # the opening exists, but only by laying every card: the true cause is the final discard
+            raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
+                          f"{player.id}'s only opening with {top.code} lays every card and leaves none to discard: "
+                          "going out ends with a discard")
+        raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
+                      f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
+                      "the discard may be taken before opening only to open in the same turn"
+                      + (" with that card" if in_opening else ""))
+    return must_open, (top if must_open and in_opening else None)
 
 
 def _source(source: str) -> Source:
@@ -453,9 +518,11 @@ def _call(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
         raise Illegal(CALL_ELIGIBILITY, f"{actor} has laid down and can no longer call")
     if actor in state.calls:
         raise Illegal(CALL_ELIGIBILITY, f"{actor} has already called this discard")
-    if caller.calls >= rules.per_hand:
-        raise Illegal(CALL_LIMIT_THREE_PER_HAND, f"{actor} has made {caller.calls} calls in this deal, "
-                                                 f"the most a player may make")
+    made = max(caller.calls, calls_shown(variant, state, actor) or 0)  # the record, or the cards where they show more
+    if made >= rules.per_hand:
+        shown = "" if made == caller.calls else f" (the {len(caller.hand)} cards {actor} holds show it)"
+        raise Illegal(CALL_LIMIT_THREE_PER_HAND, f"{actor} has made {made} calls in this deal, "
+                                                 f"the most a player may make{shown}")
     if len(state.stock) < rules.penalty_cards + 1:
         raise Illegal(CALL_ALLOWED_CALL_EFFECTS, "the stock cannot give a caller the penalty card and the "
                                                  "player to act a pluck: no call now")
@@ -487,9 +554,7 @@ def _penalty(variant: Variant, state: State, action: Penalty, actor: str, events
     where the variant (or a house rule) lists the infraction."""
     rules = variant.rules.penalties
     if action.infraction not in rules.infractions:
-        clause = (TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY if action.infraction.startswith("missing_")
-                  else PENALTY_JAMAICAN_HOUSE_RULE_INFRACTIONS)
-        raise Illegal(clause, f"{action.infraction} carries no penalty at this table "
+        raise Illegal(infraction_clause(action.infraction), f"{action.infraction} carries no penalty at this table "
                               f"(penalties: {', '.join(rules.infractions) or 'none'})")
     offender = state.player(actor)
     events.append(ev.Penalized(actor, action.infraction, rules.points))
@@ -510,21 +575,7 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
     if actor == target.id:
         raise Illegal(CALL_OVERCALL_CHALLENGE, "a player does not challenge themselves")
     if action.claim == "overcall":
-        per_hand = variant.rules.calling.per_hand
-        if not per_hand:
-            raise Illegal(CALL_OVERCALL_CHALLENGE, "this variant has no calls out of turn")
-        if target.opened:
-            raise Illegal(CALL_OVERCALL_CHALLENGE,
-                          f"{target.id} has begun to lay and can no longer be challenged for an over-call")
-        excess = target.calls - per_hand
-        if excess <= 0:
-            events.append(ev.Penalized(actor, "wrong_challenge", rules.points))
-            return state.with_player(actor, score=challenger.score + rules.points)
-        if rules.overcall == "bar":
-            events.append(ev.Penalized(target.id, "over_call", None, barred=True))
-            return state.with_player(target.id, calls=per_hand, lay_barred=True)
-        events.append(ev.Penalized(target.id, "over_call", rules.points * excess))
-        return state.with_player(target.id, calls=per_hand, score=target.score + rules.points * excess)
+        return _challenge_overcall(variant, state, target, challenger, events)
     contract = variant.rules.contract
     if contract is None or not target.opened:
         raise Illegal(PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
@@ -550,6 +601,54 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
         return state.with_player(target.id, hand=hand, opened=False, score=target.score + points)
     events.append(ev.Penalized(target.id, "incorrect_lay", rules.points, barred=True))
     return state.with_player(target.id, hand=hand, opened=False, lay_barred=True, score=target.score + rules.points)
+
+
+def calls_shown(variant: Variant, state: State, player_id: str) -> int | None:
+    """The calls a seat's cards show (document 002: an over-call "can be verified by counting the cards"):
+    a player who has not laid down holds the hand's deal, the pluck of a turn under way and, for each
+    call allowed, the discard and the penalty cards (``calling.penalty_cards``).  None where the count
+    cannot tell: no calls in the variant, a player who has laid down, or cards no number of calls gives."""
+    rules = variant.rules.calling
+    player = state.player(player_id)
+    if not rules.per_hand or player.opened:  # pragma: no cover - a call and an over-call challenge are refused first in both cases
+        return None
+    drawn = 1 if state.to_act == player_id and state.phase == Phase.PLAY else 0
+    extra = len(player.hand) - variant.cards_for(len(state.players), state.hand_number) - drawn
+    each = 1 + rules.penalty_cards
+    return extra // each if extra >= 0 and extra % each == 0 else None
+
+
+def _calls_made(variant: Variant, state: State, player_id: str) -> int:
+    """How many calls a player has made in the deal: what the cards show where they show it, except that
+    a record at the limit with more cards is an over-call already settled (a challenge sets ``calls`` to
+    the limit and leaves the cards); else the record (``calls``)."""
+    recorded = state.player(player_id).calls
+    shown = calls_shown(variant, state, player_id)
+    if shown is None or (recorded == variant.rules.calling.per_hand and shown > recorded):
+        return recorded
+    return shown
+
+
+def _challenge_overcall(variant: Variant, state: State, target: Player, challenger: Player,
+                        events: list[ev.Event]) -> State:
+    """An over-call challenge, decided by the calls the target has made (``_calls_made``: the cards
+    counted where they are seen): upheld, the target takes the sanction; wrong, the challenger pays."""
+    rules = variant.rules.penalties
+    per_hand = variant.rules.calling.per_hand
+    if not per_hand:
+        raise Illegal(CALL_OVERCALL_CHALLENGE, "this variant has no calls out of turn")
+    if target.opened:
+        raise Illegal(CALL_OVERCALL_CHALLENGE,
+                      f"{target.id} has begun to lay and can no longer be challenged for an over-call")
+    excess = _calls_made(variant, state, target.id) - per_hand
+    if excess <= 0:
+        events.append(ev.Penalized(challenger.id, "wrong_challenge", rules.points))
+        return state.with_player(challenger.id, score=challenger.score + rules.points)
+    if rules.overcall == "bar":
+        events.append(ev.Penalized(target.id, "over_call", None, barred=True))
+        return state.with_player(target.id, calls=per_hand, lay_barred=True)
+    events.append(ev.Penalized(target.id, "over_call", rules.points * excess))
+    return state.with_player(target.id, calls=per_hand, score=target.score + rules.points * excess)
 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
@@ -882,7 +981,8 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
     player = state.current
     hand = _take(variant, state, player.hand, [action.card], "discard")
     if action.card.is_joker and not variant.rules.discarding.joker:
-        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN, "a joker may never be discarded")
+        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN, "a joker may never be discarded",
+                      charge=Charge(player.id, "joker_discard"))
     events.append(ev.Discarded(player.id, action.card.code))
     discard = (action.card,) + state.discard
     if not hand:

@@ -18,7 +18,7 @@ from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDE
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, ELIMINATION_OVER_150,
                          PLAYERS_COUNT_TWO_TO_FIVE, STAKES_AGREED_IN_ADVANCE, STAKES_INITIAL_STAKE_TO_POOL,
                          STAKES_LEDGER_BALANCES, TURN_DRAW_MELD_DISCARD)
-from .deal import deal
+from .deal import ReportedCut, cut_from_dict, deal
 from .engine import Illegal, Verdict, Violation, adjudicate
 from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
@@ -65,6 +65,7 @@ class GameAction(TypedDict, total=False):
     type: Required[Literal["buy_in", "decline", "next_hand"]]
     player: str
     seed: str | int
+    cut: ReportedCut | None     # next_hand: the dealer's cut as the table reports it (else the seed's)
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,10 @@ def seating_draw(players: list[str], seed: str, order: str = "clockwise") -> tup
     return seats, {p: names.get(c, str(c)) for p, c in drawn.items()}
 
 
-def start_game(variant: Variant, players: list[str], seed: str | int, stakes: Any = None) -> tuple[Game, dict[str, Any]]:
+def start_game(variant: Variant, players: list[str], seed: str | int, stakes: Any = None,
+               cut: ReportedCut | None = None) -> tuple[Game, dict[str, Any]]:
+    """Seat the players by the seating draw and deal the first hand (``cut``: its cut as the table
+    reports it, else drawn from the seed)."""
     seed = seed_text(seed)
     problems = []
     if len(set(players)) != len(players):
@@ -207,7 +211,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     initial = dict(agreed)["initial"]
     game = Game(tuple(GamePlayer(p, paid_to_pool=initial) for p in seats), seats[0], agreed,
                 initial * len(seats), "between")
-    game, events = _deal_next(variant, game, f"{seed}/hand-1")
+    game, events = _deal_next(variant, game, f"{seed}/hand-1", cut)
     record = {"seating": drawn, "seats": seats, "dealer": seats[0]}
     return game, {**record, "events": [e.to_dict() for e in events]}
 
@@ -219,18 +223,42 @@ def hands_won(game: Game) -> int:
     return sum(1 for row in game.sheet if row.get("how") != "void")
 
 
+def next_contract_hand(variant: Variant, game: Game) -> int | None:
+    """The row of the contract table a contract game plays now (its current hand) or deals next: the
+    first row, plus one for each hand its sheet shows played out (None: a game without contracts)."""
+    contract = variant.rules.contract
+    return contract.first + hands_won(game) if contract is not None else None
+
+
+def _contract_problems(game: Game, variant: Variant) -> list[Problem]:
+    """A contract game's sheet decides which hand of the table is played: it has one row per hand
+    played, and the current hand is the row after the hands played out (a void one is dealt again)."""
+    if variant.rules.contract is None:
+        return []
+    problems = []
+    if len(game.sheet) != game.hands_played:
+        problems.append(Problem("/sheet", f"a contract game's sheet has one row for each hand played "
+                                          f"({game.hands_played}), not {len(game.sheet)}: it decides the hand "
+                                          f"of the contract table that is played ({STOCK_JAMAICAN_REDEAL_SAME_CONTRACT})"))
+    expected = next_contract_hand(variant, game)
+    if game.hand is not None and game.hand.hand_number != expected:
+        problems.append(Problem("/hand/hand_number", f"the sheet shows {hands_won(game)} hands played out, so the "
+                                                     f"hand played is hand {expected} of the contract table, "
+                                                     f"not {game.hand.hand_number}"))
+    return problems
+
+
 # STOCK_JAMAICAN_REDEAL_SAME_CONTRACT: a void hand does not count, so the next deal is the same row of the
 #   contract table
 @enforces(STOCK_JAMAICAN_REDEAL_SAME_CONTRACT)
-def _deal_next(variant: Variant, game: Game, seed: str) -> tuple[Game, list[ev.Event]]:
+def _deal_next(variant: Variant, game: Game, seed: str, cut: ReportedCut | None = None) -> tuple[Game, list[ev.Event]]:
     """Deal the game's next hand: in a contract game the next hand of the contract table (the same
-    hand again after a void one), the dealer's exact cut earning its bonus (``deal.dealer_cut_bonus``)."""
+    hand again after a void one), the dealer's exact cut (as reported, ``cut``, or drawn from the seed)
+    earning its bonus (``deal.dealer_cut_bonus``)."""
     ids = [p.id for p in game.active]
     scores = {p.id: p.score for p in game.active}
     hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
-    contract = variant.rules.contract
-    number = contract.first + hands_won(game) if contract is not None else None
-    state, record = deal(hand_variant, ids, seed, game.dealer, scores, hand=number)
+    state, record = deal(hand_variant, ids, seed, game.dealer, scores, hand=next_contract_hand(variant, game), cut=cut)
     events: list[ev.Event] = [ev.HandDealt(game.hands_played + 1, game.dealer, record["seed"])]
     bonus = record.get("dealer_cut_bonus", 0)   # earned by an exact cut (CUT_DEALER_EXACT_COUNT_BONUS, rules/deal.py)
     if bonus:
@@ -438,6 +466,7 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
                 problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
             if game.hand.phase == Phase.ENDED:
                 problems.append(Problem("/hand/phase", "an ended hand is settled into the game at once"))
+    problems.extend(_contract_problems(game, variant))
     if game.phase == "buy_in":
         if not game.buy_in_queue or game.buy_in_score is None:
             problems.append(Problem("/buy_in_queue", "the buy-in phase needs players deciding and the score to rejoin at"))
@@ -468,7 +497,7 @@ def game_action_from_dict(data: Any) -> GameAction | Action:
     """A game action (kept as a small dict) or a hand action."""
     if isinstance(data, Mapping) and data.get("type") in GAME_ACTIONS:
         kind = data["type"]
-        allowed = {"type", "player"} | ({"seed"} if kind == "next_hand" else set())
+        allowed = {"type", "player"} | ({"seed", "cut"} if kind == "next_hand" else set())
         problems = [Problem(pointer(k), f"unknown field {k!r} for a {kind} action") for k in data if k not in allowed]
         if kind == "next_hand":
             seed = data.get("seed")
@@ -480,7 +509,10 @@ def game_action_from_dict(data: Any) -> GameAction | Action:
             problems.append(Problem("/player", "required: the player deciding"))
         if problems:  # pragma: no cover - openapi.yaml's BuyInAction and NextHandAction refuse every problem found above
             raise MalformedInput(problems)
-        return cast(GameAction, dict(data))  # its type, player and seed checked above
+        action = dict(data)
+        if kind == "next_hand":
+            action["cut"] = cut_from_dict(data.get("cut"))
+        return cast(GameAction, action)  # its type, player, seed and cut checked above
     return action_from_dict(data)
 
 
@@ -641,7 +673,7 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
             raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
         if game.phase == "hand":
             raise Illegal(TURN_DRAW_MELD_DISCARD, "the current hand is still being played")
-        new, dealt = _deal_next(variant, game, seed_text(action["seed"]))
+        new, dealt = _deal_next(variant, game, seed_text(action["seed"]), action.get("cut"))
         events.extend(dealt)
         return new
     player = action["player"]

@@ -249,6 +249,9 @@ def _run_readings(tokens: Sequence[Token], variant: Variant) -> tuple[list[Meld]
     jokers = [t for t in tokens if t.card.is_joker]
     n = len(tokens)
     if not naturals:
+        if not rules.adjacent_jokers and n >= 2:  # jokers alone stand side by side: the rule they break first
+            return [], Failure(JOKER_JAMAICAN_NO_ADJACENT_JOKERS_IN_4,
+                               "two jokers may not stand side by side in a run, and jokers alone would")
         return [], Failure(JOKER_WILD_FOR_ANY_CARD, "a run needs at least one natural card to fix its suit")
     suits = {c.suit for c in naturals}
     if len(suits) > 1:
@@ -354,6 +357,8 @@ def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None)
     same_rank = len(naturals) >= 1 and len({c.rank for c in naturals}) == 1
     if (same_rank or not naturals) and variant.rules.melds.set.min <= len(tokens) < variant.rules.melds.run.min:
         return [], set_fail  # too short for a run: cards of one rank (or jokers alone) are read as a set
+    if not naturals and set_fail is not None and set_fail.clause != JOKER_WILD_FOR_ANY_CARD:
+        return [], set_fail  # jokers alone, where the variant's own rule for a set's naturals refuses them
     same_suit = len({c.suit for c in naturals}) == 1
     if same_rank and not (same_suit and len(naturals) == 1):
         return [], set_fail

@@ -373,9 +373,10 @@ def _prepare(pieces: Sequence[Piece], worth: list[int], budget: Budget, needs: S
 
 
 def _combinations(prepared: _Prepared, left: list[int], minimum: int, worth: list[int], limit: int,
-                  budget: Budget, have_meld: bool = False, groups: frozenset[_Group] = frozenset()) -> Found:
+                  budget: Budget, have_meld: bool = False, groups: frozenset[_Group] = frozenset(),
+                  keep: int = 1) -> Found:
     """Combinations of the ``prepared`` pieces (in their order) worth ``minimum``, with the cards
-    ``left`` (counts by card number), leaving a card to discard, with at least one new meld
+    ``left`` (counts by card number), leaving ``keep`` cards (one to discard), with at least one new meld
     (``have_meld``: one is already chosen) and one lay-off at most per meld and end (``groups``: the
     ones already taken).
 
@@ -406,7 +407,7 @@ def _combinations(prepared: _Prepared, left: list[int], minimum: int, worth: lis
             if expire:
                 for c in expire:
                     dead += worth[c] * left[c]
-            if held - size >= 1 and (g is None or g not in used):  # a card must be left to discard;
+            if held - size >= keep and (g is None or g not in used):  # a card must be left to discard;
                 for c, n in need:                                 # one lay-off per meld and end
                     if left[c] < n:
                         break
@@ -434,7 +435,8 @@ def _combinations(prepared: _Prepared, left: list[int], minimum: int, worth: lis
 
 
 def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] = (), must_use: Card | None = None,
-             limit: int = OPENING_LIMIT, budget: Budget | None = None, jokers_only: bool = False) -> Found:
+             limit: int = OPENING_LIMIT, budget: Budget | None = None, jokers_only: bool = False,
+             keep: int = 1) -> Found:
     """Qualifying openings from ``hand`` (and lay-offs onto ``table`` where they count), at most
     ``limit``, all drawing on one ``budget``; ``jokers_only``: the new melds each hold a joker (a
     released joker waits to be placed).
@@ -450,7 +452,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
     melds = [p for p in singles if any(c.startswith(JOKER_CODE) for c in p.codes)] if jokers_only else singles
     pieces = melds + layoff_pieces(table, hand, variant)
     if must_use is None:
-        return _combinations(_prepare(pieces, worth, budget), counts, minimum, worth, limit, budget)
+        return _combinations(_prepare(pieces, worth, budget), counts, minimum, worth, limit, budget, keep=keep)
     single_needs = [_need(p.codes) for p in singles]
     reach = sum(w * n for w, n in zip(worth, counts))
     taken = _INDEX[must_use.code]
@@ -461,7 +463,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
     for piece in pieces:
         need = _need(piece.codes)
         if (all(c != taken for c, _ in need) or any(counts[c] < n for c, n in need)
-                or held - len(piece.codes) < 1):
+                or held - len(piece.codes) < keep):
             continue
         if piece.value >= minimum and piece.is_meld:
             out.append([piece])
@@ -480,7 +482,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
                 left_pieces[key] = _prepare(kept + layoffs, worth, budget, kept_needs + [_need(p.codes) for p in layoffs])
             groups: frozenset[_Group] = frozenset({piece.what[:2]}) if isinstance(piece.what, tuple) else frozenset()
             more = _combinations(left_pieces[key], left, max(0, minimum - piece.value), worth, COMPLETIONS,
-                                 budget, piece.is_meld, groups)
+                                 budget, piece.is_meld, groups, keep)
             cut = cut or more.cut
             # the completions in the order of their text (as the referee has always listed them),
             # so that a list cut at ``limit`` keeps the same openings
@@ -574,15 +576,16 @@ class _ContractWalk:
 
 
 def opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card | None = None,
-                     table: Sequence[TableMeld] = ()) -> bool:
+                     table: Sequence[TableMeld] = (), keep: int = 1) -> bool:
     """Whether some combination of new melds from ``hand`` (and lay-offs onto ``table``, where they
     count) reaches the opening minimum and leaves a card to discard; with ``must_include``, one that
-    uses that card.
+    uses that card.  ``keep``: the cards it must leave in hand (0: whether laying every card would open,
+    the question a refusal asks to name its cause).
 
     Only an opening found counts: when the search is cut by its budget before finding one, the
     answer is no (the player is refused the discard and draws from the stock instead), never a
     guess.  The budget is large enough for every hand of real play; only contrived hands reach it."""
-    return bool(openings(variant, hand, table, must_include, limit=1).openings)
+    return bool(openings(variant, hand, table, must_include, limit=1, keep=keep).openings)
 
 
 def opening_action(combo: Sequence[Piece]) -> MeldAction:
