@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import NotRequired, TypedDict
 
 from .cards import Card, canonical, pack_order
-from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import MalformedInput, Problem
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
-from .state import Phase, Player, State, check_state
+from .invariants import check_state, player_list_problems
+from .state import Phase, Player, State
 from .variant import Variant
 from .clause_ids import (CUT_BY_PLAYER_ON_DEALERS_RIGHT, CUT_JOKER_EXPOSED_KEPT_BY_CUTTER,
                          DEAL_BABY_EIGHT_EVERY_HAND, DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_DENEXA_FIFTEEN_EACH,
@@ -76,12 +76,7 @@ def deal(variant: Variant, players: list[str], seed: str | int, dealer: str | No
     elif contract is not None and hand is not None and not contract.first <= hand <= contract.last:
         problems.append(Problem("/hand", f"the hands of this game are numbered {contract.first} to {contract.last}"))
     number = (hand or contract.first) if contract is not None else 0
-    if len(set(players)) != len(players):
-        problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.rules.players.min, variant.rules.players.max
-    if not lo <= len(players) <= hi:
-        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
-                                            f"({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})"))
+    problems += player_list_problems(players, variant)
     if dealer is not None and dealer not in players:
         problems.append(Problem("/dealer", f"{dealer!r} is not one of the players"))
     if problems:

@@ -26,7 +26,7 @@ from collections import Counter
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
 from kalooki_referee.rules.cards import pack
 from kalooki_referee.rules.legal import legal_actions
-from kalooki_referee.rules.state import check_state
+from kalooki_referee.rules.invariants import check_state
 
 
 class InvariantBroken(AssertionError):
