@@ -280,3 +280,4 @@ REFEREE_CARDS_CONSERVED: Final[str] = "referee.cards_conserved"  # outcome, hand
 
 # -- turn (referee-clauses.yaml)
 REFEREE_POSITION_PROGRESS: Final[str] = "referee.position_progress"  # outcome, hand
+REFEREE_HAND_SIZES: Final[str] = "referee.hand_sizes"  # outcome, hand

@@ -24,7 +24,7 @@ from .clause_ids import (CALL_ALLOWED_CALL_EFFECTS, CALL_ELIGIBILITY, CALL_NOT_B
                          DRAW_DEALER_UPCARD_OPTION, DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                          GAME_EACH_HAND_SETTLED_SEPARATELY, GO_OUT_FINAL_DISCARD_REQUIRED,
                          PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD, PLAYERS_COUNT_TWO_TO_FIVE,
-                         REFEREE_CARDS_CONSERVED, REFEREE_POSITION_PROGRESS, REFEREE_POSITION_REFERENCES,
+                         REFEREE_CARDS_CONSERVED, REFEREE_HAND_SIZES, REFEREE_POSITION_PROGRESS, REFEREE_POSITION_REFERENCES,
                          STOCK_RESHUFFLE_ONCE, TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
 from .errors import ImpossibleState, Problem, pointer
@@ -407,6 +407,81 @@ def _reshuffles(pos: Position) -> Found:
     return [("/reshuffles", f"{done} reshuffles; this variant allows {most}")] if done > most else NONE
 
 
+# Hand sizes (where the table asks for them: /positions/counted).  Between turns a hand holds the
+# cards dealt (a cutter who kept the cut's joker was dealt one fewer and holds it), plus the discard
+# and the penalty cards of each allowed call, less what it has laid on the table; the player to act
+# holds one more once they have drawn.  Cards come back from the table only when a lay is picked up
+# (an incorrect contract, found by a challenge); a reported missing pluck or discard leaves a hand
+# one short or one over; an over-call settled by a challenge leaves ``calls`` at the limit while the
+# hand keeps the cards.  Each count below is checked only where none of these can have moved it.
+
+def _counting(pos: Position) -> int | None:
+    """The cards dealt to each player, where the hand sizes are to be counted (asked for, the hand
+    going on, its number right and the pack conserved), else None."""
+    state = pos.state
+    if not pos.rules.positions.counted or state.phase == Phase.ENDED or pos.codes_off:
+        return None
+    hidden, expected, counts = pos.conservation
+    if hidden and sum(counts.values()) + hidden != sum(expected.values()):
+        return None
+    return dealt_count(pos)
+
+
+def _owed(pos: Position, i: int, dealt: int) -> int:
+    """What seat ``i`` holds before laying anything: the deal, what its allowed calls brought, and the
+    card drawn where it is playing its turn."""
+    state, p = pos.state, pos.state.players[i]
+    drawn = 1 if state.phase == Phase.PLAY and p.id == state.to_act else 0
+    return dealt + p.calls * (1 + pos.rules.calling.penalty_cards) + drawn
+
+
+def _calls_settled(pos: Position, calls: int) -> bool:
+    """Whether a player's ``calls`` may stand for more calls than were made (an over-call a challenge
+    settled leaves the count at the limit; the cards stay)."""
+    per_hand = pos.rules.calling.per_hand
+    return bool(per_hand) and calls >= per_hand
+
+
+def _hand_sizes(pos: Position) -> Found:
+    dealt = _counting(pos)
+    if dealt is None or (pos.state.first_play and pos.state.phase == Phase.DRAW):  # (DEALT_COUNT says it)
+        return NONE
+    rules = pos.rules
+    reported = rules.penalties.infractions
+    picked_up = rules.contract is not None   # an incorrect contract is picked up, with what others added
+    may_lay_unopened = not rules.building.requires_opening or (rules.joker_reuse.allowed
+                                                               and not rules.joker_reuse.requires_opening)
+    found = []
+    for i, p in enumerate(pos.state.players):
+        owed, held = _owed(pos, i, dealt), len(p.hand)
+        over = held > owed and not (p.lay_barred or picked_up or _calls_settled(pos, p.calls)
+                                    or "missing_discard" in reported)
+        under = held < owed and not (p.opened or p.lay_barred or picked_up or may_lay_unopened
+                                     or "missing_pluck" in reported)
+        if over or under:
+            most = "exactly" if under or not p.opened else "at most"
+            found.append((pointer("players", i, "hidden" if p.hidden else "hand"),
+                          f"{p.id} holds {held} cards; the deal, the turns and the calls leave them {most} {owed}"))
+    return found
+
+
+def _piles(pos: Position) -> Found:
+    dealt = _counting(pos)
+    state, rules = pos.state, pos.rules
+    if (dealt is None or (state.first_play and state.phase == Phase.DRAW)  # (DEALT_COUNT: the hands as dealt)
+            or {"missing_pluck", "missing_discard"} & set(rules.penalties.infractions)):
+        return NONE
+    if any(_calls_settled(pos, p.calls) for p in state.players) or _hand_sizes(pos):
+        return NONE
+    size = sum(pos.conservation[1].values()) or rules.pack_for(len(pos.ids)).size
+    in_hands = sum(_owed(pos, i, dealt) for i in range(len(pos.ids)))
+    left, piles = size - in_hands, len(state.stock) + len(state.discard)
+    if piles == left:
+        return NONE
+    return [("/stock", f"the stock and the discard pile hold {piles} cards; the deal, the turns and the calls leave "
+                       f"{left} there (the hands and the table hold {size - piles}, the deal and the draws {in_hands})")]
+
+
 INVARIANTS: tuple[Invariant, ...] = (
     Invariant("PLAYER_COUNT", PLAYERS_COUNT_TWO_TO_FIVE, _player_count),
     Invariant("PLAYER_ID_REPEATED", REFEREE_POSITION_REFERENCES, _player_ids),
@@ -442,6 +517,8 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("CALLER_INELIGIBLE", CALL_ELIGIBILITY, _callers),
     Invariant("STOCK_OWED", CALL_ALLOWED_CALL_EFFECTS, _stock_owed),
     Invariant("RESHUFFLES", STOCK_RESHUFFLE_ONCE, _reshuffles),
+    Invariant("HAND_SIZE", REFEREE_HAND_SIZES, _hand_sizes),
+    Invariant("PILE_SIZE", REFEREE_HAND_SIZES, _piles),
 )
 
 
