@@ -321,12 +321,7 @@ def _hand_number(pos: Position) -> Found:
 
 def dealt_count(pos: Position) -> int | None:
     """The cards dealt to each player of the position's hand (None where its number is wrong)."""
-    contract, number = pos.rules.contract, pos.state.hand_number
-    if contract is not None and not contract.first <= number <= contract.last:
-        return None
-    if contract is None and number:
-        return None
-    return pos.variant.cards_for(len(pos.ids), number)
+    return None if _hand_number(pos) else pos.variant.cards_for(len(pos.ids), pos.state.hand_number)
 
 
 def _dealt(pos: Position) -> Found:
@@ -418,10 +413,12 @@ def _reshuffles(pos: Position) -> Found:
 def _counting(pos: Position) -> int | None:
     """The cards dealt to each player, where the hand sizes are to be counted (asked for, the hand
     going on, its number right and the pack conserved), else None."""
-    state = pos.state
-    if not pos.rules.positions.counted or state.phase == Phase.ENDED or pos.codes_off:
+    if not pos.rules.positions.counted or pos.state.phase == Phase.ENDED:
         return None
     hidden, expected, counts = pos.conservation
+    # (with unseen cards, a card listed less often than the pack holds it is one of them)
+    if any(counts.get(c, 0) > expected.get(c, 0) or not hidden for c in pos.codes_off):
+        return None
     if hidden and sum(counts.values()) + hidden != sum(expected.values()):
         return None
     return dealt_count(pos)
@@ -527,9 +524,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     position = Position(state, variant)
     problems: list[Problem] = []
     for invariant in INVARIANTS:
-        found = invariant.check(position)
-        if found:
-            problems += [Problem(where, detail, invariant.code) for where, detail in found]
+        problems += invariant.problems(position)
     return problems
 
 

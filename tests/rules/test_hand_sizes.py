@@ -67,8 +67,14 @@ def test_a_card_moved_from_any_hand_to_the_stock_is_refused(variant_id):
         for seat, p in enumerate(state.players):
             if len(p.hand) < 2:
                 continue  # (an empty hand is refused anyway: HAND_EMPTY)
-            codes = _codes(check_state(_one_card_to_the_stock(state, seat), variant))
+            moved = _one_card_to_the_stock(state, seat)
+            codes = _codes(check_state(moved, variant))
             assert codes & {"HAND_SIZE", "PILE_SIZE", "DEALT_COUNT"}, (variant_id, seat, state.to_dict())
+            # the same with that hand given as a count (a partial position): refused alike
+            p = moved.players[seat]
+            partial = replace(moved, players=moved.players_with(p.id, hand=(UNSEEN,) * len(p.hand)))
+            codes = _codes(check_state(partial, variant))
+            assert codes & {"HAND_SIZE", "PILE_SIZE", "DEALT_COUNT"}, (variant_id, seat, partial.to_dict())
             checked += 1
     assert checked > 20
 
