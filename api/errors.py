@@ -51,7 +51,8 @@ def _short_pointer(where: str) -> str:
 
 
 def from_error(exc: RefereeInputError, status: int = 422) -> Response:
-    errors = [{"pointer": _short_pointer(p.pointer), "detail": _cut(p.detail, MAX_DETAIL)} for p in exc.problems]
+    errors = [{"pointer": _short_pointer(p.pointer), "detail": _cut(p.detail, MAX_DETAIL), "code": exc.code_of(p)}
+              for p in exc.problems]
     detail = "; ".join(f"{e['pointer'] or '/'}: {e['detail']}" for e in errors) if errors else exc.detail
     return problem(status, exc.title, _cut(detail, 2000), exc.type_slug, errors)
 

@@ -75,7 +75,7 @@ def read_body(component: str) -> Any:
         body = orjson.loads(raw)
     except (ValueError, RecursionError) as exc:
         raise refusal(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
-                      "malformed-json", [{"pointer": "", "detail": "not valid JSON"}]) from None
+                      "malformed-json", [{"pointer": "", "detail": "not valid JSON", "code": "MALFORMED_JSON"}]) from None
     valid = openapi.is_valid(component, body)
     if not valid:  # a size no request reaches (a list, an object, a name, a string): named before any walk
         openapi.refuse_overlong(body)
@@ -178,7 +178,7 @@ def repeated_names(raw: bytes, body: object) -> list[str]:
 
 def _too_deep() -> Refusal:
     return refusal(400, "Malformed JSON", f"the body is nested more than {MAX_JSON_DEPTH} levels deep",
-                   "malformed-json", [{"pointer": "", "detail": "nested too deeply"}])
+                   "malformed-json", [{"pointer": "", "detail": "nested too deeply", "code": "MALFORMED_JSON"}])
 
 
 def _free_depth(body: dict[str, Any]) -> int:

@@ -7,7 +7,8 @@ from .actions import Action, action_from_dict
 from .deal import deal
 from .engine import Verdict, Violation, adjudicate, is_legal
 from .errors import ImpossibleState, InvalidRules, MalformedInput, Problem, RefereeInputError, UnknownVariant
-from .state import State, state_from_dict
+from .invariants import state_from_dict
+from .state import State
 from .variant import Variant, all_variants, load_variant, variant_ids
 
 __all__ = [

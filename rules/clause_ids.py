@@ -271,3 +271,13 @@ REFEREE_JOKER_NEVER_RELEASED: Final[str] = "referee.joker_never_released"  # act
 
 # -- building (referee-clauses.yaml)
 REFEREE_RUN_COMPLETE_SUIT: Final[str] = "referee.run_complete_suit"  # action, hand
+
+# -- turn (referee-clauses.yaml)
+REFEREE_POSITION_REFERENCES: Final[str] = "referee.position_references"  # outcome, hand
+
+# -- deck (referee-clauses.yaml)
+REFEREE_CARDS_CONSERVED: Final[str] = "referee.cards_conserved"  # outcome, hand
+
+# -- turn (referee-clauses.yaml)
+REFEREE_POSITION_PROGRESS: Final[str] = "referee.position_progress"  # outcome, hand
+REFEREE_HAND_SIZES: Final[str] = "referee.hand_sizes"  # outcome, hand

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from typing import Any, Mapping, NotRequired, TypedDict
 
 from .cards import Card, canonical, pack_order
-from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
 from .errors import MalformedInput, Problem
 from .shuffle import ALGORITHM, seed_text, seeded_number, shuffled
-from .state import Phase, Player, State, check_state
+from .invariants import check_state, player_list_problems
+from .state import Phase, Player, State
 from .variant import Variant
 from .clause_ids import (CUT_BY_PLAYER_ON_DEALERS_RIGHT, CUT_DEALER_EXACT_COUNT_BONUS, CUT_JOKER_EXPOSED_KEPT_BY_CUTTER,
                          DEAL_BABY_EIGHT_EVERY_HAND, DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_DENEXA_FIFTEEN_EACH,
@@ -92,12 +92,7 @@ def _deal_problems(variant: Variant, players: list[str], dealer: str | None, han
         problems.append(Problem("/hand", "this variant does not number its hands (it has no contracts)"))
     elif contract is not None and hand is not None and not contract.first <= hand <= contract.last:
         problems.append(Problem("/hand", f"the hands of this game are numbered {contract.first} to {contract.last}"))
-    if len(set(players)) != len(players):
-        problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.rules.players.min, variant.rules.players.max
-    if not lo <= len(players) <= hi:
-        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
-                                            f"({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})"))
+    problems += player_list_problems(players, variant)
     if dealer is not None and dealer not in players:
         problems.append(Problem("/dealer", f"{dealer!r} is not one of the players"))
     return problems

@@ -18,15 +18,20 @@ from typing import TypedDict
 class ProblemDict(TypedDict):
     pointer: str
     detail: str
+    code: str
 
 
 @dataclass(frozen=True)
 class Problem:
+    """One thing wrong with an input: where (a JSON pointer), what (in words) and, where a named
+    check found it, its stable ``code`` (the invariants of rules/invariants.py; empty otherwise: the
+    wire then gives the error's own code, see ``code_of``)."""
     pointer: str
     detail: str
+    code: str = ""
 
     def to_dict(self) -> ProblemDict:
-        return {"pointer": self.pointer, "detail": self.detail}
+        return {"pointer": self.pointer, "detail": self.detail, "code": self.code}
 
 
 class RefereeInputError(Exception):
@@ -42,7 +47,12 @@ class RefereeInputError(Exception):
 
     def prefixed(self, prefix: str) -> "RefereeInputError":
         """The same error with every pointer placed under ``prefix`` (e.g. ``/state``)."""
-        return type(self)([Problem(prefix + p.pointer, p.detail) for p in self.problems])
+        return type(self)([Problem(prefix + p.pointer, p.detail, p.code) for p in self.problems])
+
+    def code_of(self, problem: Problem) -> str:
+        """The code a problem item carries on the wire: its own, else this error's kind
+        (``MALFORMED_INPUT``, ``IMPOSSIBLE_STATE``...)."""
+        return problem.code or self.type_slug.upper().replace("-", "_")
 
 
 class MalformedInput(RefereeInputError):

@@ -16,7 +16,7 @@ from .actions import Action, action_from_dict
 from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
                          BUYIN_NONE_NORTH_AMERICA, DEALER_ROTATION_LEFT,
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, ELIMINATION_OVER_150,
-                         PLAYERS_COUNT_TWO_TO_FIVE, STAKES_AGREED_IN_ADVANCE, STAKES_INITIAL_STAKE_TO_POOL,
+                         STAKES_AGREED_IN_ADVANCE, STAKES_INITIAL_STAKE_TO_POOL,
                          STAKES_LEDGER_BALANCES, TURN_DRAW_MELD_DISCARD)
 from .deal import ReportedCut, cut_from_dict, deal
 from .engine import Illegal, Verdict, Violation, adjudicate
@@ -24,7 +24,8 @@ from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .settlement import carried, game_settlement
 from .shuffle import seed_text, shuffled
-from .state import HandResult, Phase, State, state_from_dict
+from .invariants import player_list_problems, repeated_ids, state_from_dict
+from .state import HandResult, Phase, State
 from .variant import Variant
 from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEALER_ROTATION_JAMAICAN,
                          GAME_BABY_THREE_HANDS, GAME_EACH_HAND_SETTLED_SEPARATELY,
@@ -197,13 +198,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     """Seat the players by the seating draw and deal the first hand (``cut``: its cut as the table
     reports it, else drawn from the seed)."""
     seed = seed_text(seed)
-    problems = []
-    if len(set(players)) != len(players):
-        problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.rules.players.min, variant.rules.players.max
-    if not lo <= len(players) <= hi:
-        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi} "
-                                            f"({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})"))
+    problems = player_list_problems(players, variant)
     if problems:
         raise MalformedInput(problems)
     agreed = resolve_stakes(variant, stakes)
@@ -422,8 +417,7 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
     problems: list[Problem] = []
     ids = [p.id for p in game.players]
     limit = variant.rules.game.limit
-    if len(set(ids)) != len(ids):
-        problems.append(Problem("/players", "player ids must be unique"))
+    problems += repeated_ids(ids)  # (a record may hold fewer players than a table starts with)
     if game.dealer not in ids:
         problems.append(Problem("/dealer", f"{game.dealer!r} is not a player"))
     elif game.player(game.dealer).out and game.phase != "over":

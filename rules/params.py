@@ -373,6 +373,13 @@ class TournamentRules:
 
 
 @dataclass(frozen=True, slots=True)
+class Positions:
+    counted: bool = param("a position's hand sizes and its stock and discard pile together must be what the deal, the "
+                          "turns and the calls leave (false: a position may be composed freely, as a problem is)",
+                          default=False)
+
+
+@dataclass(frozen=True, slots=True)
 class Rules:
     players: Players = param("how many play")
     pack: Pack = param("the cards")
@@ -399,6 +406,7 @@ class Rules:
                                  default=Penalties(points=0, infractions=(), overcall=Overcall.POINTS))
     contract: Contract | None = param("a contract game: hands numbered, each with its contract (null: none)",
                                       default=None)
+    positions: Positions = param("what the referee asks of a position it is given", default=Positions(counted=False))
 
     def pack_for(self, players: int) -> Pack:
         """The pack of a table of ``players``."""

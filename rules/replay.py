@@ -35,7 +35,8 @@ from .deal import deal
 from .engine import Verdict, adjudicate
 from .errors import MalformedInput, Problem, RefereeInputError, pointer
 from .game import Game, GameVerdict, adjudicate_game, game_action_from_dict, game_from_dict, start_game
-from .state import State, state_from_dict
+from .invariants import state_from_dict
+from .state import State
 from .variant import Variant
 
 MAX_STEPS = 5000

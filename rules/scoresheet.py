@@ -24,6 +24,7 @@ from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_SCORE_RESET_TO_HIGHEST_SURV
 from .engine import Illegal
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
+from .invariants import player_list_problems
 from .game import Game, GamePlayer, apply_game_action, resolve_stakes, settle_hand
 from .params import ScoringModel, Stakes
 from .settlement import (PAYMENTS_BALANCE, Impossible, Seat, Unsettled, game_settlement, rule_of, settle_void,
@@ -84,11 +85,10 @@ def _check_shape(hands: Any) -> None:
 def score_sheet(variant: Variant, players: list[str], hands: list[Any], stakes: Any = None,
                 dealer: str | None = None) -> dict[str, Any]:
     problems = []
-    if not isinstance(players, list) or len(set(players)) != len(players):
-        problems.append(Problem("/players", "player ids must be unique"))
-    lo, hi = variant.rules.players.min, variant.rules.players.max
-    if isinstance(players, list) and not lo <= len(players) <= hi:
-        problems.append(Problem("/players", f"{len(players)} players; this variant is for {lo} to {hi}"))
+    if not isinstance(players, list):
+        problems.append(Problem("/players", "the players are a list of ids"))
+    else:
+        problems += player_list_problems(players, variant)
     if dealer is not None and dealer not in players:
         problems.append(Problem("/dealer", f"{dealer!r} is not a player"))
     if problems:

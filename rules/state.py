@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, UNSEEN, Card, known_cards, pack, pack_cards, parse_card, seen
-from .clause_ids import PLAYERS_COUNT_TWO_TO_FIVE
-from .errors import ImpossibleState, Problem, pointer
+from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, UNSEEN, Card, known_cards, pack_cards, parse_card, seen
+from .errors import Problem, pointer
 from .melds import Meld, parse_token, readings
 from .variant import Variant
 
@@ -301,7 +300,8 @@ def free_meld_id(taken: set[str], count: int) -> str:
 # ------------------------------------------------------------------------------------------
 # The wire form.  Decoding trusts the shape (the edge checked the request against openapi.yaml's
 # ``State``); what it cannot trust is that the position can occur: the melds must be melds, and
-# ``check_state`` lists every reason the state is impossible (raised together as ImpossibleState).
+# ``invariants.check_state`` lists every other reason the state is impossible (raised together as
+# ImpossibleState by ``invariants.state_from_dict``).
 # ------------------------------------------------------------------------------------------
 
 def _cards(codes: list[str]) -> tuple[Card, ...]:
@@ -314,18 +314,21 @@ def _table_meld(data: Mapping[str, Any], at: int, variant: Variant, problems: li
     kind = data["kind"]
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
-        problems.append(Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})"))
+        problems.append(Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})",
+                                "MELD_INVALID"))
         return None
     if len(found) != 1:
         problems.append(Problem(pointer("melds", at, "cards"),
-                                "the meld's jokers can be read in more than one way: write each as JK(=card)"))
+                                "the meld's jokers can be read in more than one way: write each as JK(=card)",
+                                "MELD_AMBIGUOUS"))
         return None
     return TableMeld(data["id"], data["owner"], found[0])
 
 
-def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
-    """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
-    problem, pointers relative to the state) if it cannot occur under ``variant``."""
+def decode_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[Problem]]:
+    """The state of a wire object that matches openapi.yaml's ``State``, with the problems found in
+    reading it (a meld that is not a meld under ``variant``).  ``invariants.state_from_dict`` adds
+    every other reason the state cannot occur and refuses it."""
     get = data.get
     players = tuple([_player(p) for p in data["players"]])
     impossible: list[Problem] = []
@@ -348,10 +351,7 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
                   dealer_option=get("dealer_option", False), first_round=get("first_round", False),
                   hand_number=int(get("hand_number", 0)), calls=tuple(get("calls") or ()),
                   stock_owed=get("stock_owed", False))
-    problems = impossible + check_state(state, variant)
-    if problems:
-        raise ImpossibleState(problems)
-    return state
+    return state, impossible
 
 
 def _player(p: Mapping[str, Any]) -> Player:
@@ -385,163 +385,7 @@ def _result(d: Mapping[str, Any]) -> HandResult:
                       None if credits is None else table("credits"))
 
 
-def check_state(state: State, variant: Variant) -> list[Problem]:
-    """Every reason ``state`` cannot occur under ``variant`` (empty when it can)."""
-    problems: list[Problem] = []
-
-    def bad(detail: str, *path: object) -> None:
-        problems.append(Problem(pointer(*path), detail))
-
-    players, phase, rules = state.players, state.phase, variant.rules
-    ids = [p.id for p in players]
-    lo, hi = rules.players.min, rules.players.max
-    if not lo <= len(ids) <= hi:
-        bad(f"{len(ids)} players; this variant is for {lo} to {hi} ({variant.cite(PLAYERS_COUNT_TWO_TO_FIVE)})", "players")
-    seen = set(ids)
-    if len(seen) != len(ids):
-        seen = set()
-        for i, pid in enumerate(ids):
-            if pid in seen:
-                bad(f"player id {pid!r} is used twice", "players", i, "id")
-            seen.add(pid)
-    if state.dealer not in seen:
-        bad(f"dealer {state.dealer!r} is not a player", "dealer")
-    if state.to_act not in seen:
-        bad(f"to_act {state.to_act!r} is not a player", "to_act")
-
-    # Conservation of cards (counted by card object: cards are interned, so this is cheap).
-    # A state with unseen cards (counts in place of listed cards) must list no card more often than
-    # the pack holds it, and its listed cards and counts together must make the pack's size.
-    table_pack = rules.pack_for(len(ids))
-    decks, jokers = table_pack.decks, table_pack.jokers
-    held = _held(state)
-    same = dict.__eq__(held, pack_cards(decks, jokers))  # (Counter.__eq__ is slow Python)
-    hidden = held.get(UNSEEN, 0) if not same else 0
-    expected = pack(decks, jokers) if not same else {}
-    counts = state.card_counts() if not same else {}
-    if hidden:
-        listed, size = sum(counts.values()), sum(expected.values())
-        if listed + hidden != size:
-            off = listed + hidden - size
-            for place in state.hidden_pointers():
-                problems.append(Problem(place, f"the {listed} listed cards and the {hidden} unseen ones make "
-                                               f"{listed + hidden}; the pack has {size}: {abs(off)} too "
-                                               f"{'many' if off > 0 else 'few'}"))
-    for code in ([] if same else sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))):
-        have, want = counts.get(code, 0), expected.get(code, 0)
-        if have < want:
-            if not hidden:  # with unseen cards, a card not listed is one of them
-                bad(f"card {code} is missing: the pack has {want}, the state holds {have}")
-        elif have > want:
-            places = _places(state, code)
-            where = f"found in {', '.join(places)}" if places else "found among the melds or released jokers"
-            extra = "is not in this variant's pack" if want == 0 else f"appears {have} times but the pack has {want}"
-            for place in places or [""]:
-                problems.append(Problem(place, f"card {code} {extra} ({where})"))
-
-    # Melds on the table.
-    meld_ids = set()
-    for i, m in enumerate(state.melds):
-        if m.id in meld_ids:
-            bad(f"meld id {m.id!r} is used twice", "melds", i, "id")
-        meld_ids.add(m.id)
-        if m.owner not in seen:
-            bad(f"owner {m.owner!r} is not a player", "melds", i, "owner")
-        elif not state.player(m.owner).opened:
-            bad(f"{m.owner} has a meld on the table but is not marked as opened", "melds", i, "owner")
-
-    # Phase and turn record.
-    t = state.turn
-    if phase == Phase.DRAW and not t.is_fresh:
-        bad("in the draw phase the turn record must be empty (nothing drawn or laid yet)", "turn")
-    if phase == Phase.PLAY:
-        # a card drawn unseen from the stock is null on the wire (in a position with unseen cards)
-        unseen_draw = t.drawn is None and t.source == Source.STOCK and state.partial
-        if (t.drawn is None and not unseen_draw) or t.source is None:
-            bad("in the play phase the turn record names the card drawn and its source", "turn")
-        if t.must_open and t.source != "discard":
-            bad("must_open is only owed after taking the discard", "turn", "must_open")
-        if t.must_use is not None and t.source != "discard":
-            bad("must_use is only owed after taking the discard", "turn", "must_use")
-        if t.opened_this_turn and state.to_act in seen and not state.current.opened:
-            bad("opened_this_turn is set but the player to act has not opened", "turn", "opened_this_turn")
-    for mid, low, high in t.builds:
-        built = state.meld(mid)
-        if built is None or built.meld.kind != "run":
-            bad(f"builds names {mid!r}, which is not a run on the table", "turn", "builds", mid)
-    if phase == Phase.ENDED:
-        if state.result is None and not state.partial:  # unseen cards left in hands: not settled
-            bad("an ended hand carries its result", "result")
-    elif state.result is not None:
-        bad("only an ended hand carries a result", "result")
-    if phase in (Phase.DRAW, Phase.PLAY):
-        for i, p in enumerate(players):
-            if not p.hand:
-                bad(f"{p.id} has no cards but the hand has not ended", "players", i, "hand")
-        if phase == Phase.DRAW and not state.stock:
-            bad("the stock is empty at the start of a turn: it should have been reshuffled or the hand voided", "stock")
-    if state.discard == () and phase == Phase.DRAW and state.first_play and rules.deal.upcard:
-        bad("the first play of a deal starts with the upcard on the discard pile", "discard")
-    if state.first_round and not rules.draw.free_discard_first_round:
-        bad("this variant gives no free discard in the first round", "first_round")
-    if state.dealer_option:
-        if not rules.draw.dealer_upcard_option:
-            bad("this variant gives the dealer no upcard option", "dealer_option")
-        elif not state.first_play or phase == Phase.ENDED or state.to_act != state.dealer:
-            bad("the dealer's upcard option is open only before the first play, with the dealer to act", "dealer_option")
-    elif state.first_play and phase != Phase.ENDED:
-        if state.dealer in seen and state.to_act in seen and state.to_act != state.left_of(state.dealer):
-            bad("on the first play the player on the dealer's left is to act", "to_act")
-        if phase == Phase.DRAW and state.melds:
-            bad("no melds can be on the table before the first play", "melds")
-    contract = rules.contract
-    if contract is not None and not contract.first <= state.hand_number <= contract.last:
-        bad(f"a hand of this contract game is numbered {contract.first} to {contract.last}"
-            + (f", not {state.hand_number}" if state.hand_number else ": give hand_number"), "hand_number")
-    elif contract is None and state.hand_number:
-        bad("this variant does not number its hands (it has no contracts)", "hand_number")
-    elif state.first_play and phase == Phase.DRAW:
-        # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
-        # kept the joker shown on the cut was dealt one card fewer)
-        dealt = variant.cards_for(len(players), state.hand_number)
-        for i, p in enumerate(players):
-            if len(p.hand) != dealt:
-                bad(f"before the first play every player holds the {dealt} cards dealt; {p.id} holds {len(p.hand)}",
-                    "players", i, "hand")
-    if state.announcement is not None:
-        a = state.announcement
-        if a.player not in seen:
-            bad(f"{a.player!r} is not a player", "announcement", "player")
-        elif phase != Phase.DRAW or a.player == state.to_act:
-            bad("an announcement is owed only between a player's discard and the next player's draw", "announcement")
-        elif len(state.player(a.player).hand) != a.count:
-            bad(f"{a.player} holds {len(state.player(a.player).hand)} cards, not {a.count}", "announcement", "count")
-    # Calls out of turn (the contract game).
-    # (more calls than the limit is an over-call nobody stopped, which a challenge settles)
-    per_hand = rules.calling.per_hand
-    for i, p in enumerate(players):
-        if p.calls and not per_hand:
-            bad("this variant has no calls out of turn", "players", i, "calls")
-        if p.lay_barred and p.opened:
-            bad(f"{p.id} is barred from laying but has laid", "players", i, "lay_barred")
-    if state.calls:
-        if phase != Phase.DRAW or state.first_play:
-            bad("a call waits only between a player's discard and the next player's pluck", "calls")
-        if len(set(state.calls)) < len(state.calls):
-            bad("a player calls a discard once", "calls")
-        for j, caller in enumerate(state.calls):
-            if caller not in seen or caller == state.to_act or state.player(caller).opened:
-                bad(f"{caller!r} cannot be calling: a caller is a player who is not to act and has not laid down",
-                    "calls", j)
-    if state.stock_owed and (phase != Phase.DRAW or state.calls):
-        bad("a pluck from the stock is owed only in the draw phase, after a call was allowed", "stock_owed")
-    max_re = rules.stock.reshuffles
-    if state.reshuffles > max_re:
-        bad(f"{state.reshuffles} reshuffles; this variant allows {max_re}", "reshuffles")
-    return problems
-
-
-def _held(state: State) -> Counter[Card]:
+def held_cards(state: State) -> Counter[Card]:
     """Every card the state holds, wherever it lies, as a multiset of cards."""
     held = list(state.stock)
     for p in state.players:
@@ -555,7 +399,7 @@ def _held(state: State) -> Counter[Card]:
     return counts
 
 
-def _places(state: State, code: str) -> list[str]:
+def places_of(state: State, code: str) -> list[str]:
     """Every place holding ``code``: a hand (unordered), or the exact position in the stock, the
     discard pile or a meld."""
     places = []
@@ -574,7 +418,7 @@ def _places(state: State, code: str) -> list[str]:
 def unaccounted(state: State, variant: Variant) -> Counter[Card]:
     """The cards of ``variant``'s pack that ``state`` does not list, with how many of each: what its
     unseen cards may be (empty for a fully listed state)."""
-    held = _held(state)
+    held = held_cards(state)
     table_pack = variant.rules.pack_for(len(state.players))
     return Counter({c: n - held.get(c, 0) for c, n in pack_cards(table_pack.decks, table_pack.jokers).items()
                     if n > held.get(c, 0)})

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kalooki_referee.rules import action_from_dict, adjudicate, state_from_dict
-from kalooki_referee.rules.state import Source, check_state, replace
+from kalooki_referee.rules.invariants import check_state
+from kalooki_referee.rules.state import Source, replace
 from kalooki_referee.rules.views import commitment, hidden_parts, reveal_matches, view_of
 from tests.support.random_play import _corruptions, positions
 

@@ -3,7 +3,8 @@
 A player that chooses only among the actions ``legal_actions`` lists plays hand after hand of every
 variant present.  After every step:
 
-* the resulting state is possible (``check_state``: every card of the pack in exactly one place);
+* the resulting state is possible (``check_state``: every card of the pack in exactly one place, and
+  the hand sizes what the deal, the turns and the calls leave: ``/positions/counted``);
 * the same request gives the same bytes (each step is adjudicated twice and serialised);
 * the chosen action, taken from the listing, is accepted by ``adjudicate`` (and, on sampled steps,
   every listed action is);
@@ -26,7 +27,7 @@ from collections import Counter
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
 from kalooki_referee.rules.cards import pack
 from kalooki_referee.rules.legal import legal_actions
-from kalooki_referee.rules.state import check_state
+from kalooki_referee.rules.invariants import check_state
 
 
 class InvariantBroken(AssertionError):
@@ -98,6 +99,7 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
     while stats["turns"] < turns:
         variant_id = variants[hand_no % len(variants)]
         variant = load_variant(variant_id)
+        counted = load_variant(variant_id, {"positions": {"counted": True}})  # the hand sizes checked too
         n = rng.randint(variant.rules.players.min, variant.rules.players.max)
         table_pack = variant.rules.pack_for(n)
         full = pack(table_pack.decks, table_pack.jokers)
@@ -130,7 +132,7 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
                     raise InvariantBroken(f"a corrupted action was not refused with a clause: {bad}")
                 stats["corruptions_refused"] += 1
             state = verdict.state
-            problems = check_state(state, variant)
+            problems = check_state(state, counted)
             if problems:
                 raise InvariantBroken(f"impossible state after {action}: {[p.detail for p in problems][:3]}")
             if _cards(state) != +full:
