@@ -55,6 +55,7 @@ class Step(TypedDict):
     hash: str
     result: NotRequired[Any]                   # the hand's scoring, at a step that ended it
     undetermined: NotRequired[list[Any]]       # a legal step whose settlement depends on unseen cards
+    settlement: NotRequired[Any]               # ... and that settlement, figure by figure
 
 
 class FirstIllegal(TypedDict):
@@ -86,6 +87,7 @@ class Final(TypedDict):
     position: Mapping[str, Any]
     hash: str
     result: Any
+    settlement: NotRequired[Any]               # the last hand won with figures unseen cards leave open
 
 
 class Replay(TypedDict):
@@ -206,7 +208,7 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
     if start_hash is not None and start_hash != h:
         out["altered"] = {"index": None, "at": "/start_hash", "recorded": start_hash, "computed": h,
                           "explanation": "the recorded hash of the starting position does not match it"}
-    result = None
+    result = settlement = None
     verdict: Verdict | GameVerdict
     for i, action in enumerate(parsed):
         try:
@@ -237,6 +239,8 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
             result = answer["result"]
         if "undetermined" in answer:
             step["undetermined"] = answer["undetermined"]
+        if "settlement" in answer:
+            step["settlement"] = settlement = answer["settlement"]
         out["steps"].append(step)
         if hashes is not None and i < len(hashes) and out["altered"] is None and hashes[i] != h:
             out["altered"] = {"index": i, "at": pointer("hashes", i), "recorded": hashes[i], "computed": h,
@@ -244,4 +248,6 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
                                              "the log was altered at or before this step"}
     if out["first_illegal"] is None and "undetermined" not in out:
         out["final"] = {"position": current, "hash": h, "result": result}
+        if settlement is not None and result is None:
+            out["final"]["settlement"] = settlement
     return out
