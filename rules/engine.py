@@ -34,7 +34,6 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          JOKER_REUSE_SET_TWO_JOKERS_RELEASE_ONE, MELD_PERMANENT_NO_REARRANGEMENT,
                          MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET, REFEREE_CARDS_HELD,
                          REFEREE_FIRST_DRAW_WITHOUT_UPCARD, REFEREE_FULL_SET_JOKER_ONE_NATURAL,
-                         REFEREE_SETTLEMENT_HAND_PENALTY,
                          TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
 from .clauses import Cited, citation
@@ -170,7 +169,7 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
     if current.phase == Phase.ENDED and current.result is None and state.phase != Phase.ENDED:
         won = next(e for e in reversed(events) if isinstance(e, (ev.CalledUp, ev.Kalookie)))
         settlement = open_settlement(variant, current, won.player, isinstance(won, ev.Kalookie))
-        settled = Violation(REFEREE_SETTLEMENT_HAND_PENALTY, "the hand is won, but some of what it settles depends "
+        settled = Violation(settlement.open_rule(), "the hand is won, but some of what it settles depends "
                                                              "on the cards of other hands nobody listed",
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)

@@ -331,6 +331,17 @@ class OpenSettlement:
         """Every count some figure depends on, in the order of the seats."""
         return tuple(sorted({n for figure in self._figures() for _, a in figure for n in a.needs}, key=_pointer_key))
 
+    def open_rule(self) -> str:
+        """The slot of the rule of the first figure left undetermined (penalties, then payments, then
+        the winner's credit): what an answer cites for the settlement it cannot decide."""
+        named: list[tuple[Figure, tuple[tuple[str, Amount], ...] | None]] = [
+            ("penalties", self.penalties), ("payments", self.payments), ("credits", self.credits)]
+        for figure, table in named:
+            for pid, a in table or ():
+                if not a.decided:
+                    return rule_of(figure, self.how, pid == self.winner)
+        return rule_of("penalties", self.how, False)  # pragma: no cover - a score is open only with its penalty or credit
+
     def result(self) -> HandResult:
         """The settlement as a hand's result, every figure decided (see ``decided``)."""
         def values(figure: tuple[tuple[str, Amount], ...]) -> tuple[tuple[str, int], ...]:
