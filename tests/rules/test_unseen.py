@@ -211,15 +211,24 @@ def test_an_answer_with_unseen_cards_reads_back_after_they_are_all_shown():
     assert state_from_dict(wire, variant).to_dict() == wire
 
 
-def test_a_game_hand_is_listed_in_full(client):
+def test_a_game_hand_with_unseen_cards_is_played(client):
     started = client.post("/v1/games", json={"variant": "british", "players": ["A", "B", "C"], "seed": "g"})
     assert started.status_code == 200
     game = started.get_json()["game"]
     game["hand"] = _hide(game["hand"], 1)
     r = client.post("/v1/adjudicate", json={"variant": "british", "game": game, "action": {"type": "draw", "source": "stock"}})
-    assert r.status_code == 422
-    pointers = [e["pointer"] for e in r.get_json()["errors"]]
-    assert "/game/hand/players/1/hidden" in pointers and "/game/hand/stock_hidden" in pointers
+    assert r.status_code == 200, r.get_json()
+    answer = r.get_json()
+    assert answer["legal"] is True and "settlement" not in answer
+    before = started.get_json()["game"]["hand"]
+    drew = [p["id"] for p in before["players"]].index(before["to_act"])
+    assert answer["game"]["hand"]["players"][1]["hidden"] == len(before["players"][1]["hand"]) + (drew == 1)
+    assert answer["game"]["hand"]["stock"] == [] and answer["game"]["hand"]["stock_hidden"] == len(before["stock"]) - 1
+    # the answer's game reads back: the player who drew discards a card it holds (or one of its unseen cards)
+    held = answer["state"]["players"][drew]["hand"] or [c for c in before["players"][drew]["hand"]]
+    again = client.post("/v1/adjudicate", json={"variant": "british", "game": answer["game"],
+                                                "action": {"type": "discard", "card": held[0]}})
+    assert again.status_code == 200 and again.get_json()["legal"] is True, again.get_json()
 
 
 def test_views_endpoint_commitment_checks_the_revealed_position(client):
