@@ -34,7 +34,6 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          JOKER_REUSE_SET_TWO_JOKERS_RELEASE_ONE, MELD_PERMANENT_NO_REARRANGEMENT,
                          MELD_SET_GRIFFIN_IDENTICAL_TRIPLE, MELD_SET_SCARNE_ALL_JOKER_SET, REFEREE_CARDS_HELD,
                          REFEREE_FIRST_DRAW_WITHOUT_UPCARD, REFEREE_FULL_SET_JOKER_ONE_NATURAL,
-                         REFEREE_SETTLEMENT_HAND_PENALTY,
                          TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
 from .clauses import Cited, citation
@@ -42,7 +41,7 @@ from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, extend_run, extend_set,
                     is_identical, meld_value, read_meld, set_order)
-from .settlement import Seat, settle_void, settle_won
+from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
 from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, free_meld_id, replace,
                     unaccounted)
@@ -140,12 +139,13 @@ class Verdict:
     """``legal`` is None when the answer depends on cards nobody listed: ``undetermined`` then says
     which rule and what would have to be seen.  A legal action whose settlement depends on unseen
     cards (going out while other hands are counted, not listed) is legal with ``undetermined``
-    naming the settlement, and no result."""
+    naming the settlement, no result, and ``settlement``: every figure, decided or bounded."""
     legal: bool | None
     violations: tuple[Violation, ...]
     state: State
     events: tuple[ev.Event, ...]
     undetermined: tuple[Violation, ...] = ()
+    settlement: OpenSettlement | None = None   # a hand won with figures the seen cards leave open
 
     @property
     def result(self) -> HandResult | None:
@@ -160,6 +160,7 @@ class Verdict:
             "result": self.result.to_dict() if self.result else None,
             # only on an answer that depends on unseen cards, so every other answer keeps its bytes
             **({"undetermined": [u.to_dict() for u in self.undetermined]} if self.undetermined else {}),
+            **({"settlement": self.settlement.to_dict()} if self.settlement is not None else {}),
         }
 
 
@@ -209,10 +210,12 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
                 u = replace(u, step=i)
             return Verdict(None, (), state, (), (u,))
     if current.phase == Phase.ENDED and current.result is None and state.phase != Phase.ENDED:
-        needs = [pointer("players", i, "hidden") for i, p in enumerate(current.players) if UNSEEN in p.hand]
-        settled = Violation(REFEREE_SETTLEMENT_HAND_PENALTY, "the hand is won, but what the other players owe depends "
-                                                             "on the cards of their hands nobody listed", needs=tuple(needs))
-        return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),))
+        won = next(e for e in reversed(events) if isinstance(e, (ev.CalledUp, ev.Kalookie)))
+        settlement = open_settlement(variant, current, won.player, isinstance(won, ev.Kalookie))
+        settled = Violation(settlement.open_rule(), "the hand is won, but some of what it settles depends "
+                                                             "on the cards of other hands nobody listed",
+                            needs=settlement.needs())
+        return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
     return Verdict(True, (), current, tuple(events))
 
 
@@ -1029,15 +1032,26 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event
     kalookie = state.turn.opened_this_turn and not (
         variant.rules.kalookie.first_down_only and any(p.opened for p in state.players if p.id != winner))
     if any(UNSEEN in p.hand for p in state.players):
-        # the penalties depend on cards nobody listed: the hand ends unsettled (``adjudicate`` says so)
-        events.append(ev.Kalookie(winner) if kalookie else ev.CalledUp(winner))
-        return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=None)
-    seats = [Seat(p.id, p.score, p.hand) for p in state.players]
-    result = settle_won(variant.rules, winner, kalookie, seats)
+        settlement = open_settlement(variant, state, winner, kalookie)
+        if not settlement.decided:
+            # some figures depend on cards nobody listed: the hand ends unsettled (``adjudicate`` says which)
+            events.append(ev.Kalookie(winner) if kalookie else ev.CalledUp(winner))
+            return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=None)
+        result = settlement.result()  # the seen cards and the counts decide every figure
+    else:
+        result = settle_won(variant.rules, winner, kalookie, [Seat(p.id, p.score, p.hand) for p in state.players])
     for pid, score in result.scores:
         state = state.with_player(pid, score=score)
     events.append(ev.Kalookie(winner) if result.how == "kalookie" else ev.CalledUp(winner))
     return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
+
+
+def open_settlement(variant: Variant, state: State, winner: str, kalookie: bool) -> OpenSettlement:
+    """The settlement, figure by figure, of the hand ``winner`` has just won in ``state`` while some
+    hands hold unseen cards (rules/settlement.py, ``settle_open``)."""
+    seats = [Seat(p.id, p.score, seen(p.hand), hidden=p.hand.count(UNSEEN)) for p in state.players]
+    where = {p.id: pointer("players", i, "hidden") for i, p in enumerate(state.players)}
+    return settle_open(variant.rules, winner, kalookie, seats, unaccounted(state, variant), where)
 
 
 def _announce(variant: Variant, state: State, action: Announce, actor: str, events: list[ev.Event]) -> State:

@@ -22,7 +22,7 @@ from .deal import ReportedCut, cut_from_dict, deal
 from .engine import Illegal, Verdict, Violation, adjudicate
 from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
-from .settlement import carried, game_settlement
+from .settlement import Amount, OpenSettlement, carried, game_settlement
 from .shuffle import seed_text, shuffled
 from .invariants import player_list_problems, repeated_ids, state_from_dict
 from .state import HandResult, Phase, State
@@ -142,13 +142,45 @@ class GameVerdict:
     game: Game
     events: tuple[ev.Event, ...]
     hand: State | None = None  # the hand's state after the action, also when it ended and was settled
+    open: OpenHand | None = None  # a hand won whose settlement waits on unseen cards
 
     def to_dict(self) -> dict[str, Any]:
         hand = self.hand if self.hand is not None else self.game.hand
         return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
                 "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
                 "events": [e.to_dict() for e in self.events],
-                "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None}
+                "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None,
+                **(self.open.to_dict() if self.open is not None else {})}
+
+
+@dataclass(frozen=True)
+class OpenHand:
+    """A game's hand won while other hands hold unseen cards, with figures the seen cards leave open:
+    what is undetermined, the settlement figure by figure, and each player's standing against the
+    limit (over it: decided where the bounds of the total after the hand fall on one side)."""
+    undetermined: tuple[Violation, ...]
+    settlement: OpenSettlement
+    over_limit: tuple[tuple[str, Amount], ...]   # 1: over the limit, 0: within it
+
+    def to_dict(self) -> dict[str, Any]:
+        def standing(a: Amount) -> dict[str, Any]:
+            return {"value": bool(a.low)} if a.decided else {"undetermined": True, "needs": list(a.needs)}
+        return {"undetermined": [u.to_dict() for u in self.undetermined], "settlement": self.settlement.to_dict(),
+                "standing": {pid: {"over_limit": standing(a)} for pid, a in self.over_limit}}
+
+
+def open_hand(variant: Variant, game: Game, verdict: Verdict) -> OpenHand:
+    """The standing of a game whose hand ``verdict`` won with figures left open: a player is over the
+    limit where even the least total after the hand exceeds it, within it where even the most does not."""
+    assert verdict.settlement is not None  # called only for a hand won with its settlement open
+    limit = variant.rules.game.limit
+    over = []
+    for pid, total in verdict.settlement.scores:
+        if game.player(pid).out:
+            continue
+        low, high = (int(limit is not None and total.low > limit), int(limit is not None and total.high > limit))
+        over.append((pid, Amount(low, high, total.needs if low != high else ())))
+    return OpenHand(verdict.undetermined, verdict.settlement, tuple(over))
 
 
 # -- starting a game ----------------------------------------------------------------------------
@@ -402,9 +434,6 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
             hand = state_from_dict(data["hand"], hand_variant)
         except (MalformedInput, ImpossibleState) as exc:
             raise exc.prefixed("/hand") from None
-        if hand.partial:  # a game settles every hand it plays: its hands are listed in full
-            raise MalformedInput([Problem(pointer("hand", *p.split("/")[1:]), "a game's hand lists every card: "
-                                          "unseen cards are for a hand alone (state)") for p in hand.hidden_pointers()])
     game = Game(tuple(players), strs["dealer"] or "", stakes, pool, phase, hand, hands_played, strs["last_hand"],
                 strs["last_winner"], tuple(queue), buy_in_score, strs["winner"], tuple(sheet))
     problems = check_game(game, variant)
@@ -458,7 +487,7 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
                                                 + (f" by other than penalties of {points}" if points else "")))
             if game.hand.dealer != game.dealer:
                 problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
-            if game.hand.phase == Phase.ENDED:
+            if game.hand.phase == Phase.ENDED and not (game.hand.partial and game.hand.result is None):
                 problems.append(Problem("/hand/phase", "an ended hand is settled into the game at once"))
     problems.extend(_contract_problems(game, variant))
     if game.phase == "buy_in":
@@ -518,16 +547,17 @@ def adjudicate_game(variant: Variant, game: Game, action: GameAction | Action,
             raise MalformedInput(Problem("/rules/stakes", "stakes are an object of call_up, kalookie, initial, buy_in"))
         if stakes_override is not None and dict(stakes_override) != {k: v for k, v in game.stakes if k in stakes_override}:
             raise Illegal(STAKES_AGREED_IN_ADVANCE, "the stakes were agreed when the game started and cannot change")
+        opened = None
         if isinstance(action, dict):
             new = apply_game_action(variant, game, action, events)
             hand = new.hand
         else:
-            new, hand = _hand_action(variant, game, action, events)
+            new, hand, opened = _hand_action(variant, game, action, events)
     except Illegal as exc:
         return GameVerdict(False, (exc.violation.cited_by(variant),), game, ())
     except _HandIllegal as exc:
         return GameVerdict(False, exc.verdict.violations, game, ())
-    return GameVerdict(True, (), new, tuple(events), hand)
+    return GameVerdict(True, (), new, tuple(events), hand, opened)
 
 
 class _HandIllegal(Exception):
@@ -535,7 +565,8 @@ class _HandIllegal(Exception):
         self.verdict = verdict
 
 
-def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.Event]) -> tuple[Game, State]:
+def _hand_action(variant: Variant, game: Game, action: Action,
+                 events: list[ev.Event]) -> tuple[Game, State, OpenHand | None]:
     if game.phase == "over":
         raise Illegal(ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, _over(game))
     if game.phase == "buy_in":
@@ -548,10 +579,12 @@ def _hand_action(variant: Variant, game: Game, action: Action, events: list[ev.E
         raise _HandIllegal(verdict)
     events.extend(verdict.events)
     game = replace(game, hand=verdict.state)
-    if verdict.state.phase == Phase.ENDED:
-        assert verdict.state.result is not None  # the engine ends a hand with its result
-        game = settle_hand(variant, game, verdict.state.result, events)
-    return game, verdict.state
+    if verdict.state.phase != Phase.ENDED:
+        return game, verdict.state, None
+    if verdict.state.result is None:
+        # won with figures unseen cards leave open: the game keeps the ended hand until they are seen
+        return game, verdict.state, open_hand(variant, game, verdict)
+    return settle_hand(variant, game, verdict.state.result, events), verdict.state, None
 
 
 @enforces(GAME_ELIMINATION_LAST_SURVIVOR_WINS, GAME_NORTH_AMERICAN_WINNER_COLLECTS_POINTS,

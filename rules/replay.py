@@ -56,6 +56,7 @@ class Step(TypedDict):
     hash: str
     result: NotRequired[Any]                   # the hand's scoring, at a step that ended it
     undetermined: NotRequired[list[Any]]       # a legal step whose settlement depends on unseen cards
+    settlement: NotRequired[Any]               # ... and that settlement, figure by figure
 
 
 class FirstIllegal(TypedDict):
@@ -87,6 +88,7 @@ class Final(TypedDict):
     position: Mapping[str, Any]
     hash: str
     result: Any
+    settlement: NotRequired[Any]               # the last hand won with figures unseen cards leave open
 
 
 class Replay(TypedDict):
@@ -179,6 +181,30 @@ def _position(kind: str, position: State | Game) -> Mapping[str, Any]:
     return position.to_dict()
 
 
+def _step(i: int, answer: Mapping[str, Any], h: str) -> Step:
+    """A legal step of the log: its events and hash, and the hand's result (or, a hand won with unseen
+    cards, what is undetermined and the settlement figure by figure) where the step ended the hand."""
+    step: Step = {"index": i, "legal": True, "events": answer["events"], "hash": h}
+    if answer.get("result") is not None:
+        step["result"] = answer["result"]
+    if "undetermined" in answer:
+        step["undetermined"] = answer["undetermined"]
+    if "settlement" in answer:
+        step["settlement"] = answer["settlement"]
+    return step
+
+
+def _parsed(kind: str, actions: list[Any]) -> list[Any]:
+    """Every action of the log read before anything is replayed, so a malformed log is refused whole."""
+    parsed = []
+    for i, raw in enumerate(actions):
+        try:
+            parsed.append(game_action_from_dict(raw) if kind == "game" else action_from_dict(raw))
+        except RefereeInputError as exc:
+            raise exc.prefixed(pointer("actions", i)) from None
+    return parsed
+
+
 def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashes: list[str] | None = None,
            start_hash: str | None = None, stakes_override: Mapping[str, Any] | None = None) -> Replay:
     if not isinstance(actions, list) or len(actions) > MAX_STEPS:  # pragma: no cover - openapi.yaml: an array of at most 5000 (MAX_STEPS)
@@ -188,13 +214,7 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
                                      f"the log records {len(hashes)} hashes for {len(actions)} actions: "
                                      "it is truncated or a hash has no step"))
     kind, position, record = _start(variant, start)
-    # every action is read before anything is replayed, so a malformed log is refused whole
-    parsed = []
-    for i, raw in enumerate(actions):
-        try:
-            parsed.append(game_action_from_dict(raw) if kind == "game" else action_from_dict(raw))
-        except RefereeInputError as exc:
-            raise exc.prefixed(pointer("actions", i)) from None
+    parsed = _parsed(kind, actions)
     current = _position(kind, position)
     try:
         h = chain(None, current)
@@ -207,7 +227,7 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
     if start_hash is not None and start_hash != h:
         out["altered"] = {"index": None, "at": "/start_hash", "recorded": start_hash, "computed": h,
                           "explanation": "the recorded hash of the starting position does not match it"}
-    result = None
+    result = settlement = None
     verdict: Verdict | GameVerdict
     for i, action in enumerate(parsed):
         try:
@@ -232,17 +252,16 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
         position = verdict.game if isinstance(verdict, GameVerdict) else verdict.state
         current = answer["game"] if kind == "game" else answer["state"]
         h = chain(h, current)
-        step: Step = {"index": i, "legal": True, "events": answer["events"], "hash": h}
-        if answer.get("result") is not None:
-            step["result"] = answer["result"]
-            result = answer["result"]
-        if "undetermined" in answer:
-            step["undetermined"] = answer["undetermined"]
+        step = _step(i, answer, h)
+        result, settlement = step.get("result", result), step.get("settlement", settlement)
         out["steps"].append(step)
         if hashes is not None and i < len(hashes) and out["altered"] is None and hashes[i] != h:
             out["altered"] = {"index": i, "at": pointer("hashes", i), "recorded": hashes[i], "computed": h,
                               "explanation": f"the position after step {i} is not the one the log recorded: "
                                              "the log was altered at or before this step"}
     if out["first_illegal"] is None and "undetermined" not in out:
-        out["final"] = {"position": current, "hash": h, "result": result}
+        final: Final = {"position": current, "hash": h, "result": result}
+        if settlement is not None and result is None:
+            final["settlement"] = settlement
+        out["final"] = final
     return out

@@ -44,9 +44,10 @@ is a referee clause (``referee.settlement_*``) that each variant maps to its own
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from .cards import Card
 from .clause_ids import (REFEREE_SETTLEMENT_HAND_PAYMENT, REFEREE_SETTLEMENT_HAND_PENALTY,
@@ -91,6 +92,7 @@ class Seat:
     payment: int | None = None
     credit: int | None = None
     total: int | None = None
+    hidden: int = 0     # cards held beside ``cards`` that nobody listed (``settle_open``)
 
 
 class Unsettled(Exception):
@@ -270,6 +272,144 @@ def _check_payment(s: Seat, paid: int, stake: int, multiplier: int, rules: Rules
         raise Impossible(s.id, "payments", slot,
                          f"{s.id} is written down as paying {paid}: a loser pays {rate}{per_card} a card and "
                          f"{per_joker} a joker left in hand{doubled}, and holds at least one card")
+
+
+# -- settling a hand some of whose cards are unseen ---------------------------------------------
+# A hand is won while other hands (or the stock) hold cards nobody listed (docs/wire-format.md,
+# "Unseen cards").  Each unseen card is one of the cards the listing leaves unaccounted for (the
+# ``pool``), so a figure taken from a loser's cards lies between what its unseen cards would be worth
+# if they were the pool's cheapest cards and what they would be worth if they were its dearest.
+# Where those are equal (no figure read from the cards, or every card of the pool worth the same, as
+# when every joker of the pack is seen and a payment counts cards) the figure is decided; otherwise it
+# is undetermined, bounded, and names the counts that would have to be seen.
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """One figure of a hand's settlement: at least ``low`` and at most ``high`` (equal: decided);
+    ``needs`` are the pointers of the counts of unseen cards it depends on (undecided figures only)."""
+    low: int
+    high: int
+    needs: tuple[str, ...] = ()
+
+    @property
+    def decided(self) -> bool:
+        return self.low == self.high
+
+    def shifted(self, by: int, times: int = 1) -> "Amount":
+        """``by`` plus ``times`` this amount (``times`` negative turns the bounds round)."""
+        ends = sorted((by + self.low * times, by + self.high * times))
+        return Amount(ends[0], ends[1], self.needs)
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.decided:
+            return {"value": self.low}
+        return {"undetermined": True, "min": self.low, "max": self.high, "needs": list(self.needs)}
+
+
+def _exact(value: int) -> Amount:
+    return Amount(value, value)
+
+
+@dataclass(frozen=True)
+class OpenSettlement:
+    """A won hand's settlement figure by figure (``HandResult``'s figures, each an ``Amount``)."""
+    how: str
+    winner: str
+    penalties: tuple[tuple[str, Amount], ...]
+    payments: tuple[tuple[str, Amount], ...]
+    scores: tuple[tuple[str, Amount], ...]
+    credits: tuple[tuple[str, Amount], ...] | None = None
+
+    def _figures(self) -> list[tuple[tuple[str, Amount], ...]]:
+        return [self.penalties, self.payments, self.scores] + ([self.credits] if self.credits is not None else [])
+
+    @property
+    def decided(self) -> bool:
+        return all(a.decided for figure in self._figures() for _, a in figure)
+
+    def needs(self) -> tuple[str, ...]:
+        """Every count some figure depends on, in the order of the seats."""
+        return tuple(sorted({n for figure in self._figures() for _, a in figure for n in a.needs}, key=_pointer_key))
+
+    def open_rule(self) -> str:
+        """The slot of the rule of the first figure left undetermined (penalties, then payments, then
+        the winner's credit): what an answer cites for the settlement it cannot decide."""
+        named: list[tuple[Figure, tuple[tuple[str, Amount], ...] | None]] = [
+            ("penalties", self.penalties), ("payments", self.payments), ("credits", self.credits)]
+        for figure, table in named:
+            for pid, a in table or ():
+                if not a.decided:
+                    return rule_of(figure, self.how, pid == self.winner)
+        return rule_of("penalties", self.how, False)  # pragma: no cover - a score is open only with its penalty or credit
+
+    def result(self) -> HandResult:
+        """The settlement as a hand's result, every figure decided (see ``decided``)."""
+        def values(figure: tuple[tuple[str, Amount], ...]) -> tuple[tuple[str, int], ...]:
+            return tuple((pid, a.low) for pid, a in figure)
+        return HandResult(self.how, self.winner, values(self.penalties), values(self.payments), values(self.scores),
+                          values(self.credits) if self.credits is not None else None)
+
+    def to_dict(self) -> dict[str, Any]:
+        def wire(figure: tuple[tuple[str, Amount], ...]) -> dict[str, Any]:
+            return {pid: a.to_dict() for pid, a in figure}
+        out: dict[str, Any] = {"how": self.how, "winner": self.winner, "penalties": wire(self.penalties),
+                               "payments": wire(self.payments), "scores": wire(self.scores)}
+        if self.credits is not None:
+            out["credits"] = wire(self.credits)
+        return out
+
+
+def _pointer_key(p: str) -> tuple[Any, ...]:
+    return tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in p.split("/"))
+
+
+def _between(seen: int, hidden: int, worths: Sequence[int], needs: tuple[str, ...]) -> Amount:
+    """What ``seen`` plus ``hidden`` unseen cards come to, ``worths`` the sorted worth of each card of
+    the pool they are drawn from."""
+    low, high = seen + sum(worths[:hidden]), seen + sum(worths[len(worths) - hidden:])
+    return Amount(low, high, needs if low != high else ())
+
+
+def settle_open(rules: Rules, winner: str, kalookie: bool, seats: Sequence[Seat], pool: Counter[Card],
+                where: Mapping[str, str], stakes: Stakes | None = None) -> OpenSettlement:
+    """The settlement of a hand ``winner`` won (``kalookie``: by a kalookie) where some seats hold
+    unseen cards: each ``Seat``'s ``cards`` are its seen cards, ``hidden`` how many more it holds;
+    ``pool`` the cards the listing leaves unaccounted for (what the unseen ones may be), ``where``
+    each seat's pointer to its count.  Every figure is bounded by the pool; a figure whose bounds
+    meet is decided."""
+    model, agreed = rules.scoring.model, stakes if stakes is not None else rules.stakes
+    stake = agreed.kalookie if kalookie else agreed.call_up
+    penalty_times = rules.kalookie.penalty_multiplier if kalookie else 1
+    payment_times = rules.kalookie.payment_multiplier if kalookie else 1
+    points = sorted(card_points(c, rules.values) for c in pool.elements())
+    rates = sorted(card_payment((c,), rules.scoring) for c in pool.elements())
+    losers = [s for s in seats if s.id != winner]
+
+    def held(group: Sequence[Seat], worths: Sequence[int], worth: Callable[[Sequence[Card]], int]) -> Amount:
+        needs = tuple(where[s.id] for s in group if s.hidden)
+        return _between(sum(worth(s.cards or ()) for s in group), sum(s.hidden for s in group), worths, needs)
+
+    def points_of(group: Sequence[Seat]) -> Amount:
+        return held(group, points, lambda c: hand_points(c, rules.values))
+
+    def owed(group: Sequence[Seat]) -> Amount:
+        if not counts_cards(rules.scoring):
+            return _exact(stake * len(group))
+        return held(group, rates, lambda c: card_payment(c, rules.scoring)).shifted(stake * len(group), payment_times)
+
+    credit = points_of(losers) if model == ScoringModel.WINNER_COLLECTS else _exact(0)
+    penalties = {s.id: points_of([s]).shifted(0, penalty_times) if model == ScoringModel.PENALTY else _exact(0)
+                 for s in losers}
+    penalties[winner] = _exact(0)
+    payments = {s.id: owed([s]).shifted(0, -1) for s in losers}
+    payments[winner] = owed(losers)
+    scores = {s.id: penalties[s.id].shifted(s.score) if s.id != winner else credit.shifted(s.score) for s in seats}
+    order = [s.id for s in seats]
+    return OpenSettlement("kalookie" if kalookie else "call_up", winner,
+                          tuple((pid, penalties[pid]) for pid in order), tuple((pid, payments[pid]) for pid in order),
+                          tuple((pid, scores[pid]) for pid in order),
+                          tuple((pid, credit if pid == winner else _exact(0)) for pid in order)
+                          if model == ScoringModel.WINNER_COLLECTS else None)
 
 
 # -- citing the rule a figure comes from --------------------------------------------------------

@@ -212,15 +212,24 @@ def test_an_answer_with_unseen_cards_reads_back_after_they_are_all_shown():
     assert state_from_dict(wire, variant).to_dict() == wire
 
 
-def test_a_game_hand_is_listed_in_full(client):
+def test_a_game_hand_with_unseen_cards_is_played(client):
     started = client.post("/v1/games", json={"variant": "british", "players": ["A", "B", "C"], "seed": "g"})
     assert started.status_code == 200
     game = started.get_json()["game"]
     game["hand"] = _hide(game["hand"], 1)
     r = client.post("/v1/adjudicate", json={"variant": "british", "game": game, "action": {"type": "draw", "source": "stock"}})
-    assert r.status_code == 422
-    pointers = [e["pointer"] for e in r.get_json()["errors"]]
-    assert "/game/hand/players/1/hidden" in pointers and "/game/hand/stock_hidden" in pointers
+    assert r.status_code == 200, r.get_json()
+    answer = r.get_json()
+    assert answer["legal"] is True and "settlement" not in answer
+    before = started.get_json()["game"]["hand"]
+    drew = [p["id"] for p in before["players"]].index(before["to_act"])
+    assert answer["game"]["hand"]["players"][1]["hidden"] == len(before["players"][1]["hand"]) + (drew == 1)
+    assert answer["game"]["hand"]["stock"] == [] and answer["game"]["hand"]["stock_hidden"] == len(before["stock"]) - 1
+    # the answer's game reads back: the player who drew discards a card it holds (or one of its unseen cards)
+    held = answer["state"]["players"][drew]["hand"] or [c for c in before["players"][drew]["hand"]]
+    again = client.post("/v1/adjudicate", json={"variant": "british", "game": answer["game"],
+                                                "action": {"type": "discard", "card": held[0]}})
+    assert again.status_code == 200 and again.get_json()["legal"] is True, again.get_json()
 
 
 def test_views_endpoint_commitment_checks_the_revealed_position(client):
@@ -255,3 +264,142 @@ def test_counts_out_of_range_are_refused_with_a_pointer(client, where, value):
     r = client.post("/v1/adjudicate", json={"variant": variant.id, "state": wire, "action": {"type": "draw", "source": "stock"}})
     assert r.status_code == 422
     assert where in [e["pointer"] for e in r.get_json()["errors"]]
+
+
+# -- settling a hand won while cards are unseen ---------------------------------------------------
+
+def _figures(result) -> dict:
+    """Every figure of a settlement (a ``HandResult`` or an ``OpenSettlement``) by (figure, player)."""
+    out = {}
+    for name in ("penalties", "payments", "scores", "credits"):
+        for pid, value in getattr(result, name) or ():
+            out[name, pid] = value
+    return out
+
+
+def _hidden_at_random(state, keep: str, rng: random.Random):
+    """``state`` as a table may see it: ``keep``'s hand listed, each other hand listed, hidden as a
+    count or partly listed (at random), the stock a count."""
+    from kalooki_referee.rules.cards import UNSEEN
+    players = []
+    for p in state.players:
+        hand = list(p.hand)
+        if p.id != keep and hand:
+            shown = {0: 0, 1: len(hand), 2: rng.randint(0, len(hand))}[rng.randint(0, 2)]
+            rng.shuffle(hand)
+            hand = sorted(hand[:shown], key=lambda c: c.order) + [UNSEEN] * (len(hand) - shown)
+        players.append(replace(p, hand=tuple(hand)))
+    return replace(state, players=tuple(players), stock=(UNSEEN,) * len(state.stock), seed="")
+
+
+def _check_settlement(variant, whole, view, winner: str, kalookie: bool) -> tuple[int, int]:
+    """The hand ``winner`` won (``kalookie``: by a kalookie) settled on the whole position and on a
+    view of it: every figure decided on the view is the whole position's, every other one is bounded
+    around it and names the counts it needs; a view hiding no loser's card decides everything."""
+    from kalooki_referee.rules.engine import open_settlement
+    from kalooki_referee.rules.settlement import Seat, settle_won
+    full = settle_won(variant.rules, winner, kalookie, [Seat(p.id, p.score, p.hand) for p in whole.players])
+    partial = open_settlement(variant, view, winner, kalookie)
+    decided = open_ = 0
+    for key, amount in _figures(partial).items():
+        value = _figures(full)[key]
+        assert amount.low <= value <= amount.high, (key, amount, value)
+        if amount.decided:
+            decided += 1
+            assert not amount.needs
+        else:
+            open_ += 1
+            assert amount.needs and all(n.endswith("/hidden") for n in amount.needs), (key, amount)
+    assert _figures(partial).keys() == _figures(full).keys()
+    if not view.partial or all(p.hidden == 0 for p in view.players):
+        assert partial.decided and partial.result() == full
+    if partial.decided:
+        assert partial.result() == full
+    return decided, open_
+
+
+def _won_by_the_player_to_act(state):
+    """``state`` as if the player to act had just gone out (their cards laid on the discard pile)."""
+    winner = state.current
+    return replace(state.with_player(winner.id, hand=()), discard=winner.hand + state.discard), winner.id
+
+
+@functools.lru_cache(maxsize=None)
+def _positions_of_every_variant(per_variant: int, seed: int) -> list:
+    from kalooki_referee.rules import variant_ids
+    out = []
+    for vid in variant_ids():
+        out += list(positions(per_variant, seed=seed, variants=[vid]))
+    return out
+
+
+def test_a_settlement_with_unseen_cards_agrees_with_the_whole_position_in_every_variant():
+    """Over random play in every variant, each position read as won by the player to act (with and
+    without a kalookie) and seen with cards hidden at random: decided figures equal, the rest bounded."""
+    rng = random.Random(26)
+    decided = open_ = 0
+    seen_variants = set()
+    for variant, state, _, _ in _positions_of_every_variant(6, 3):
+        whole, winner = _won_by_the_player_to_act(state)
+        for _ in range(2):
+            view = _hidden_at_random(whole, rng.choice(whole.players).id, rng)
+            d, o = _check_settlement(variant, whole, view, winner, rng.random() < 0.5)
+            decided, open_ = decided + d, open_ + o
+        seen_variants.add(variant.id)
+    from kalooki_referee.rules import variant_ids
+    assert seen_variants == set(variant_ids())
+    assert decided > 300 and open_ > 100, (decided, open_)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, 6 * 24 - 1), seed=st.integers(0, 2**32 - 1), kalookie=st.booleans())
+def test_a_settlement_with_unseen_cards_hypothesis(index, seed, kalookie):
+    variant, state, _, _ = _positions_of_every_variant(6, 3)[index % len(_positions_of_every_variant(6, 3))]
+    rng = random.Random(seed)
+    whole, winner = _won_by_the_player_to_act(state)
+    _check_settlement(variant, whole, _hidden_at_random(whole, rng.choice(whole.players).id, rng), winner, kalookie)
+
+
+def _check_going_out_on_a_view(variant, before, action: dict, rng: random.Random) -> None:
+    """The hand's last action adjudicated on a view of the position before it: legal, and every
+    figure of the whole position's result decided alike or bounded around it (``settlement``)."""
+    whole = adjudicate(variant, before, action_from_dict(action))
+    view = _hidden_at_random(before, before.to_act, rng)
+    partial = adjudicate(variant, view, action_from_dict(action))
+    assert partial.legal is True and whole.legal is True
+    if whole.state.result.how == "void" or partial.settlement is None:
+        assert partial.state.result == whole.state.result and not partial.undetermined
+        return
+    assert partial.state.result is None and partial.undetermined
+    assert partial.undetermined[0].needs == partial.settlement.needs()
+    for key, amount in _figures(partial.settlement).items():
+        value = _figures(whole.state.result)[key]
+        assert amount.low <= value <= amount.high and (amount.decided or amount.needs), (key, amount, value)
+    wire = partial.to_dict()["settlement"]
+    assert wire["winner"] == whole.state.result.winner and wire["how"] == whole.state.result.how
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant_index=st.integers(0, 23), seed=st.integers(0, 2**32 - 1))
+def test_going_out_on_a_view_agrees_with_the_whole_position_long(variant_index, seed):
+    from kalooki_referee.rules import load_variant, variant_ids
+    vid = variant_ids()[variant_index % len(variant_ids())]
+    for before, action in _finished_hands_cached(vid):
+        _check_going_out_on_a_view(load_variant(vid), before, action, random.Random(seed))
+
+
+@functools.lru_cache(maxsize=None)
+def _finished_hands_cached(vid: str) -> list:
+    from tests.rules.test_settlement import _finished_hands
+    return list(_finished_hands(vid))
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(0, 40 * 24 - 1), seed=st.integers(0, 2**32 - 1), kalookie=st.booleans())
+def test_a_settlement_with_unseen_cards_hypothesis_long(index, seed, kalookie):
+    variant, state, _, _ = _positions_of_every_variant(40, 19)[index]
+    rng = random.Random(seed)
+    whole, winner = _won_by_the_player_to_act(state)
+    _check_settlement(variant, whole, _hidden_at_random(whole, rng.choice(whole.players).id, rng), winner, kalookie)
