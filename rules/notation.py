@@ -123,8 +123,11 @@ def _result(r: HandResult, seat: dict[str, int]) -> str:
         table = getattr(r, key)
         if table is None:
             continue
-        in_order = [pid for pid, _ in table] == list(seat)
-        entries = [str(v) if in_order else f"{seat[pid]}={v}" for pid, v in table]
+        values = dict(table)
+        if sorted(values) == sorted(seat):   # a value for every seat: in seat order
+            entries = [str(values[pid]) for pid in seat]
+        else:                                # some seats only: each value after its seat
+            entries = [f"{seat[pid]}={v}" for pid, v in sorted(table, key=lambda item: seat[item[0]])]
         parts.append(_TABLES[key] + ".".join(entries))
     return ",".join(parts)
 
@@ -235,10 +238,6 @@ class _Reader:
         self.expect(")", "closing a joker's reading")
         reading = parse_card(rank + (suit or "S")).code[:-1] + suit
         return f"JK(={reading})"
-
-    def end_field(self, what: str) -> None:
-        if self.peek() and self.peek() != "/":
-            raise self.fail(f"unexpected {self.peek()!r} in {what}")
 
 
 def _unescape(raw: str) -> str:
