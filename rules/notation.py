@@ -6,7 +6,7 @@ state in its canonical wire form (docs/wire-format.md), which the caller then ch
 a link ``/#p=<notation>`` carries a position; nothing in it depends on a variant's rules, so reading
 needs no variant.  A bad text raises ``NotationError`` naming the character where reading stopped.
 
-    K1/british/north:ASKH7D...,o;east:+13;.../p:4:1,f/9C2H...+40/QS/1r7H8HJK(=9H)/s9H,o/hand-1
+    K1/<variant id>/north:ASKH7D...,o;east:+13;.../p:4:1,f/9C2H...+40/QS/1r7H8HJK(=9H)/s9H,o/hand-1
 """
 from __future__ import annotations
 
