@@ -2,7 +2,8 @@
 
 A blueprint per resource: verdicts (``verdicts``), games (``games``), the rules as resources
 (``resources``), what the suite and the contract say (``suite``), the signing keys (``keys``), the
-operator's probes and metrics (``ops``), the page (``page``) and the API documentation (``docs``).
+operator's probes and metrics (``ops``), the page (``page``), the API documentation (``docs``), the
+card pictures (``cards``) and positions as text and QR codes (``notation``).
 A request's body is read by one decorator (``wire.json_body``); every error answer is made in
 ``errors``."""
 from __future__ import annotations
@@ -38,12 +39,12 @@ class RefereeApp(Flask):
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    from . import cards, deadline, docs, errors, games, keys, ops, page, resources, suite, verdicts
+    from . import cards, deadline, docs, errors, games, keys, notation, ops, page, resources, suite, verdicts
     from .signing import load_key
     from .warmup import warm
     from .wire import MAX_BODY_BYTES
 
-    blueprints = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp, cards.bp)
+    blueprints = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp, cards.bp, notation.bp)
     app = RefereeApp(__name__)
     # One byte over the limit is let through werkzeug so that a body sent without a Content-Length
     # (chunked) can be told apart from one of exactly the limit: wire.read_body refuses it with 413.

@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
 from kalooki_referee.rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
-from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError
+from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant
 from kalooki_referee.rules.deal import ReportedCut, cut_from_dict
 from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
+from kalooki_referee.rules.notation import NotationError
+from kalooki_referee.rules.notation import read as read_notation
 from kalooki_referee.rules.tournament import (Tournament, TournamentEvent, event_from_dict, tournament_from_dict,
                                               tournament_rules)
 
@@ -191,3 +193,31 @@ def view_request(body: Mapping[str, Any]) -> ViewRequest:
     if seat not in {p.id for p in state.players}:
         raise MalformedInput(Problem("/seat", f"{seat[:64]!r} is not a player in the state"))
     return ViewRequest(variant, state, seat, body.get("salt"))
+
+
+@dataclass(frozen=True)
+class NotationRequest:
+    variant_id: str
+    variant: Variant
+    state: State
+
+
+def notation_request(body: Mapping[str, Any]) -> NotationRequest:
+    """A position sent as a state (``variant``, ``state``) or as its notation (``notation``, which
+    names its variant); either way checked as any state, under the house rules sent.  A notation
+    that does not read is refused at ``/notation``, naming the character where reading stopped."""
+    if "notation" in body:
+        try:
+            position = read_notation(body["notation"])
+        except NotationError as exc:
+            raise MalformedInput(Problem("/notation", exc.problems[0].detail)) from None
+        try:
+            variant = load_variant(position.variant, body.get("rules"))
+        except UnknownVariant as exc:  # (the notation names the variant)
+            raise UnknownVariant([Problem("/notation", p.detail) for p in exc.problems]) from None
+        if body.get("variant", position.variant) != position.variant:
+            raise MalformedInput(Problem("/variant", f"the notation is a position of {position.variant[:64]!r}"))
+        return NotationRequest(position.variant, variant,
+                               _under("/notation", state_from_dict, position.state, variant))
+    variant = _variant(body)
+    return NotationRequest(body["variant"], variant, _under("/state", state_from_dict, body["state"], variant))

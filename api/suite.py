@@ -16,7 +16,7 @@ bp = Blueprint("suite", __name__)
 
 SUITE = "kalooki-referee-vectors"
 SUITE_VERSION = (Path(__file__).resolve().parent.parent / "vectors" / "VERSION").read_text(encoding="utf-8").strip()
-ENDPOINTS = ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions", "tournaments", "views"]
+ENDPOINTS = ["adjudicate", "deal", "melds/check", "games", "scoresheet", "replay", "legal-actions", "tournaments", "views", "notation"]
 
 
 @bp.get("/v1/capabilities")

@@ -21,6 +21,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import yaml
 
@@ -49,7 +50,7 @@ class Example:
             if "{" + key + "}" in url:
                 url = url.replace("{" + key + "}", text)
             else:
-                query.append(f"{key}={text}")
+                query.append(f"{key}={quote(text, safe='')}")  # (a notation holds + and /)
         return url + ("?" + "&".join(query) if query else "")
 
     def source(self) -> str | None:
@@ -83,6 +84,13 @@ EXAMPLES = (
     Example("view-seat-view", "POST", "/v1/views",
             "One seat's view of a whole position, with the commitment to what it hides",
             vector="british.unseen.seat-view"),
+    Example("notation-of-a-state", "POST", "/v1/notation", "A seat's view of a real table written as its notation",
+            vector="british.notation.a-real-table"),
+    Example("notation-state-of-a-notation", "POST", "/v1/notation", "A notation typed by hand, read as its state",
+            vector="british.notation.read-a-notation"),
+    Example("notationQr-opening-position", "GET", "/v1/notation/qr.svg", "The QR code of a link to a position",
+            parameters={"notation": "K1/british/P1:7C,o;P2:AS2H+8;P3:+13;P4:+12,s30/d:4:2,a1x1/8D+55/9H4C/"
+                                    "x1:1sKSKHKC;1r5C-TC;1rJK(=9D)TDJD/-/seed-1"}),
     Example("capabilities-this-referee", "GET", "/v1/capabilities", "This referee's capabilities"),
     Example("listVariants-all", "GET", "/v1/variants", "Every variant"),
     Example("getVariant-british", "GET", "/v1/variants/{variant_id}", "The British variant",

@@ -196,6 +196,7 @@ NOT_INHERITED = {
                      "whatever clauses the vector cites",
     "replay": "a replay's hashes cover the whole position, which an inheriting variant with another pack changes",
     "views": "a view's counts and its commitment cover the whole position, which an inheriting variant with another pack changes",
+    "notation": "a notation names its variant and lists the whole position, which an inheriting variant with another pack changes",
 }
 
 

@@ -374,6 +374,13 @@ function isObject(x) { return x !== null && typeof x === "object" && !Array.isAr
 async function runLog(text) {
   const field = $("log-text");
   clearProblems("log-problems", field);
+  const shared = await Share.asLog(text);   // a notation (share.js): its position
+  if (shared && shared.problem) {
+    showProblems("log-problems", field, shared.problem, () => "the notation");
+    $("viewer").hidden = true;
+    return false;
+  }
+  if (shared) text = shared.log;
   let body;
   try { body = JSON.parse(text); } catch (err) { body = undefined; }
   const single = isObject(body) && "action" in body;
@@ -782,7 +789,8 @@ function sharedLog() {
 }
 
 async function shareLink() {
-  const url = `${location.origin}${location.pathname}#position=${await encodeShare(sharedLog())}`;
+  const url = (await Share.link(page.log, page.p))   // a hand's position: its notation (share.js)
+    || `${location.origin}${location.pathname}#position=${await encodeShare(sharedLog())}`;
   const field = $("share-url");
   field.value = url;
   field.hidden = false;
@@ -794,6 +802,12 @@ async function shareLink() {
 function shareFile() { download("kalooki-position.json", sharedLog()); }
 
 async function openFromFragment() {
+  const notation = Share.fromFragment();
+  if (notation !== null) {
+    $("log-text").value = notation;
+    if (await runLog(notation)) $("log").scrollIntoView();
+    return;
+  }
   const match = /^#position=([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (!match) return;
   let body;

@@ -87,7 +87,7 @@ def _game(client, players=("a", "b")):
 
 
 @pytest.mark.parametrize("endpoint", ["deal", "games", "melds/check", "adjudicate-state", "adjudicate-game", "replay",
-                                      "legal-actions", "scoresheet", "tournaments", "views"])
+                                      "legal-actions", "scoresheet", "tournaments", "views", "notation"])
 def test_a_wide_variant_id_in_a_body_is_422(client, endpoint):
     # 64 characters pass the schema's maxLength (it counts characters, not bytes)
     dealt = client.post("/v1/deal", json={"variant": "british", "players": 2, "seed": 1}).get_json()["state"]
@@ -104,6 +104,7 @@ def test_a_wide_variant_id_in_a_body_is_422(client, endpoint):
                                                                           "seats": ["a", "b"]}]},
                         "event": {"type": "buy_in", "table": "T1", "player": "a"}},
         "views": {"state": dealt, "seat": dealt["to_act"]},
+        "notation": {"state": dealt},
     }
     url = "/v1/" + endpoint.split("-state")[0].split("-game")[0]
     body = problem(client.post(url, json={"variant": WIDE_ID, **bodies[endpoint]}), 422, "unknown-variant")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import posixpath
+from urllib.parse import quote
 
 import pytest
 
@@ -52,7 +53,7 @@ def _cases():
                 if param["in"] == "path":
                     url = url.replace("{" + param["name"] + "}", value)
                 else:
-                    query.append(f"{param['name']}={value}")
+                    query.append(f"{param['name']}={quote(value, safe='')}")
             url += "?" + "&".join(query) if query else ""
             body = _resolve(requests[name])["value"] if "requestBody" in op else None
             cases.append(pytest.param(op["operationId"], method, path, url, body, example, id=f"{op['operationId']}-{name}"))
@@ -96,7 +97,8 @@ def test_each_request_example_passes_the_request_validator():
     components = {"/v1/adjudicate": "AdjudicateRequest", "/v1/deal": "DealRequest", "/v1/games": "GameStartRequest",
                   "/v1/scoresheet": "ScoreSheetRequest", "/v1/melds/check": "MeldCheckRequest",
                   "/v1/replay": "ReplayRequest", "/v1/legal-actions": "LegalActionsRequest",
-                  "/v1/tournaments": "TournamentRequest", "/v1/views": "ViewRequest"}
+                  "/v1/tournaments": "TournamentRequest", "/v1/views": "ViewRequest",
+                  "/v1/notation": "NotationRequest"}
     checked = 0
     for path, method, op in _operations():
         for example in op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("examples", {}).values():

@@ -366,11 +366,8 @@ def test_a_shared_link_and_a_downloaded_file_reopen_the_same_position(open_page,
     before = shown_position(page)
     step_text = page.locator("#verdict h4").inner_text().split(": ", 1)[1]
 
-    page.get_by_role("button", name="Share this position as a link").click()
-    field = page.get_by_label("Link to this position")
-    expect(field).to_have_value(re.compile("#position="))
-    link = field.input_value()
-    assert link.startswith(base_url + "/#position=")
+    # a link of the older form (the position and the step made from it, deflated) still opens
+    link = base_url + "/#position=" + page.evaluate("async () => encodeShare(sharedLog())")
     fragment = link.split("#position=", 1)[1]
     assert re.fullmatch(r"[A-Za-z0-9_-]+", fragment) and "{" not in fragment
 
@@ -996,3 +993,51 @@ def test_docs_try_it_out_adjudicates_on_a_non_default_port_reached_as_localhost(
         finally:
             context.close()
     assert outside == [] and refused == []
+
+
+# -- a position shared as its notation (share.js, docs/notation.md) ----------------------------------------
+
+def test_a_position_shared_by_code_and_by_link_opens_the_same_position(open_page, base_url, axe_script):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    load_log(page, DISPUTE.read_text(encoding="utf-8"))
+    expect(page.locator("#verdict .verdict.illegal")).to_be_visible()
+    page.get_by_role("button", name="Previous step").click()  # a position in the middle of the log
+    expect(page.locator("#verdict .verdict.legal")).to_be_visible()
+    before = shown_position(page)
+
+    page.get_by_role("button", name="Share this position as a link").click()
+    field = page.get_by_label("Link to this position")
+    expect(field).to_have_value(re.compile("#p=K1/"))
+    link = field.input_value()
+    notation = page.get_by_label("This position as text").input_value()
+    assert link == f"{base_url}/#p={notation}" and len(link) <= 400, link
+    qr = page.get_by_role("img", name="QR code of the link to this position")
+    expect(qr).to_be_visible()
+    page.wait_for_function("() => { const i = document.getElementById('share-qr'); return i.complete && i.naturalWidth > 0; }")
+    status, answer = api(base_url, "/v1/notation", {"notation": notation})
+    assert status == 200 and answer["notation"] == notation
+
+    for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 800}):
+        # by link: a fresh page opens it
+        other = open_page(link)
+        other.set_viewport_size(viewport)
+        expect(other.locator("#viewer")).to_be_visible()
+        assert shown_position(other) == before
+        # by code: the notation pasted into the log box of a fresh page
+        third = open_page("/")
+        third.set_viewport_size(viewport)
+        load_log(third, notation)
+        expect(third.locator("#viewer")).to_be_visible()
+        assert shown_position(third) == before
+        third.get_by_role("button", name="Share this position as a link").click()
+        expect(third.get_by_label("This position as text")).to_have_value(notation)
+        expect(third.get_by_role("img", name="QR code of the link to this position")).to_be_visible()
+        if viewport["width"] == 390:
+            assert third.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert axe_violations(third, axe_script) == []
+
+    # a bad notation is refused with the character where reading stopped
+    fourth = open_page("/")
+    load_log(fourth, "K1/british/P1:7X/d:1:1/-/-/-/-/")
+    expect(fourth.locator("#log-problems")).to_contain_text("at character 15")

@@ -1,0 +1,69 @@
+"""Positions as text (docs/notation.md): ``POST /v1/notation`` turns a state into its notation and a
+notation into its state (both checked as any state, and both given back in their canonical forms),
+and ``GET /v1/notation/qr.svg`` draws the QR code of a link to a position (this service's page with
+``#p=<notation>`` in the fragment), cacheable: the picture depends only on the URL asked for."""
+from __future__ import annotations
+
+import hashlib
+import io
+from functools import lru_cache
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, request
+from flask.typing import ResponseReturnValue
+
+from kalooki_referee.rules.notation import NotationError, read, write
+
+from . import requests
+from .errors import problem
+from .wire import json_answer, json_body
+
+bp = Blueprint("notation", __name__)
+
+CACHE_CONTROL = "public, max-age=86400"
+MAX_NOTATION = 2000   # characters: a position of the largest pack with long names fits many times over
+LINK_FRAGMENT = "#p="
+
+
+@bp.post("/v1/notation")
+@json_body("NotationRequest")
+def notation_route(body: Any) -> Response:
+    req = requests.notation_request(body)
+    return json_answer({"variant": req.variant_id, "notation": write(req.state, req.variant_id),
+                        "state": req.state.to_dict()})
+
+
+def link(root: str, notation: str) -> str:
+    """The link to a position: the page at ``root`` (this service's root URL) opening it."""
+    return f"{root}{LINK_FRAGMENT}{notation}"
+
+
+@lru_cache(maxsize=256)
+def qr_svg(text: str) -> str:
+    """The QR code of ``text`` as a standalone SVG: one path, no style or script (so any Content
+    Security Policy shows it), sized by its viewBox, named in words."""
+    out = io.BytesIO()
+    segno.make(text, micro=False).save(out, kind="svg", xmldecl=False, svgns=True, scale=1, border=4,
+                                       omitsize=True, title="QR code of a link to this position", dark="#000",
+                                       light="#fff", svgclass="qr-code", lineclass=None, nl=True)
+    return out.getvalue().decode("utf-8")
+
+
+@bp.get("/v1/notation/qr.svg")
+def qr_route() -> ResponseReturnValue:
+    notation = request.args.get("notation", "")
+    where = [{"pointer": "/notation", "detail": ""}]
+    if not 1 <= len(notation) <= MAX_NOTATION:
+        where[0]["detail"] = f"the query parameter notation is 1 to {MAX_NOTATION} characters long"
+        return problem(400, "Bad query parameter", where[0]["detail"], "bad-query-parameter", where)
+    try:
+        read(notation)
+    except NotationError as exc:
+        where[0]["detail"] = exc.problems[0].detail
+        return problem(400, "Bad query parameter", f"notation: {exc.problems[0].detail}", "bad-query-parameter", where)
+    svg = qr_svg(link(request.host_url.rstrip("/") + "/", notation))
+    response = Response(svg, mimetype="image/svg+xml")
+    response.set_etag(hashlib.sha256(svg.encode("utf-8")).hexdigest()[:32])
+    response.headers["Cache-Control"] = CACHE_CONTROL
+    return response.make_conditional(request)
