@@ -22,8 +22,9 @@ MAX_POINTER_TOKEN = 64
 def problem(status: int, title: str, detail: str, slug: str, errors: list[dict[str, str]] | None = None,
             **extra: Any) -> Response:
     body: dict[str, Any] = {"type": PROBLEM_TYPE_BASE + slug, "title": title, "status": status, "detail": detail}
-    if errors is not None:
-        body["errors"] = errors
+    if errors is not None:  # every item names its code: its own, else the problem's type
+        fallback = slug.upper().replace("-", "_")
+        body["errors"] = [e if "code" in e else {**e, "code": fallback} for e in errors]
     body.update(extra)
     return Response(json.dumps(body, ensure_ascii=False, sort_keys=True), status=status,
                     mimetype="application/problem+json")

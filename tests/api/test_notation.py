@@ -37,7 +37,7 @@ def test_a_bad_notation_is_a_problem_at_notation_naming_the_character(client):
     assert response.status_code == 422 and response.mimetype == "application/problem+json"
     body = response.get_json()
     assert body["type"].endswith("/malformed-input")
-    assert body["errors"] == [{"pointer": "/notation", "detail": "at character 15: expected a card (rank A K Q J T "
+    assert body["errors"] == [{"code": "MALFORMED_INPUT", "pointer": "/notation", "detail": "at character 15: expected a card (rank A K Q J T "
                                                                   "9-2 then suit S H D C, or JK), found '7X'"}]
 
 
@@ -74,6 +74,6 @@ def test_the_qr_code_of_a_bad_notation_is_a_400_naming_the_character(client):
     response = client.get("/v1/notation/qr.svg?notation=" + quote("K1/british/P1:7C,z/d:1:1/-/-/-/-/", safe=""))
     assert response.status_code == 400
     body = response.get_json()
-    assert body["errors"] == [{"pointer": "/notation",
+    assert body["errors"] == [{"code": "BAD_QUERY_PARAMETER", "pointer": "/notation",
                                "detail": "at character 18: 'z' is not a seat mark (o b l s<score> c<calls>)"}]
     assert client.get("/v1/notation/qr.svg").status_code == 400
