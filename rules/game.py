@@ -363,20 +363,9 @@ def _sheet_row(row: Any, i: int, problems: list[Problem]) -> SheetRow:
     return cast(SheetRow, out)  # each field read and checked above (the game is refused on any problem)
 
 
-def game_from_dict(data: Any, variant: Variant) -> Game:
-    problems: list[Problem] = []
-    if not isinstance(data, Mapping):  # pragma: no cover - openapi.yaml's Game is an object
-        raise MalformedInput(Problem("", "a game is an object"))
-    for k in data:
-        if k not in GAME_KEYS:  # pragma: no cover - openapi.yaml's Game has no other fields
-            problems.append(Problem(pointer(k), f"unknown field {k!r}"))
-    for k in ("players", "dealer", "stakes", "pool", "phase"):
-        if k not in data:  # pragma: no cover - openapi.yaml's Game requires these fields
-            problems.append(Problem(pointer(k), "required field is missing"))
-    if problems:  # pragma: no cover - only an unknown or missing field (refused by openapi.yaml's Game) stops here
-        raise MalformedInput(problems)
+def _players_from_dict(raw: Any, problems: list[Problem]) -> list[GamePlayer]:
+    """A game's players as the wire gives them (each problem added to ``problems``)."""
     players = []
-    raw = data["players"]
     if not isinstance(raw, list) or not 1 <= len(raw) <= 12:  # pragma: no cover - openapi.yaml's Game.players is a list of 1 to 12
         raise MalformedInput(Problem("/players", "expected a list of 1 to 12 players"))
     for i, p in enumerate(raw):
@@ -396,14 +385,11 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
                                   _int(p.get("payments"), ("players", i, "payments"), problems),
                                   _int(p.get("paid_to_pool"), ("players", i, "paid_to_pool"), problems, 0),
                                   _int(p.get("buy_ins"), ("players", i, "buy_ins"), problems, 0, 10), out))
-    phase = data["phase"]
-    if phase not in GAME_PHASES:  # pragma: no cover - openapi.yaml's Game.phase is this enum
-        problems.append(Problem("/phase", f"expected one of {', '.join(GAME_PHASES)}"))
-    stakes: tuple[tuple[str, int], ...] = ()
-    try:
-        stakes = resolve_stakes(variant, data["stakes"])
-    except MalformedInput as exc:
-        problems.extend(exc.problems)
+    return players
+
+
+def _game_fields(data: Mapping[str, Any], problems: list[Problem]) -> tuple[list[str], dict[str, str | None], list[SheetRow], int, int, int | None]:
+    """A game's queue, names, sheet and counts as the wire gives them (each problem added to ``problems``)."""
     queue = data.get("buy_in_queue", [])
     if not isinstance(queue, list) or not all(isinstance(q, str) for q in queue):  # pragma: no cover - openapi.yaml's Game.buy_in_queue is a list of player ids
         problems.append(Problem("/buy_in_queue", "expected a list of player ids"))
@@ -425,6 +411,31 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
     buy_in_score = data.get("buy_in_score")
     if buy_in_score is not None:
         buy_in_score = _int(buy_in_score, ("buy_in_score",), problems, 0)
+    return queue, strs, sheet, pool, hands_played, buy_in_score
+
+
+def game_from_dict(data: Any, variant: Variant) -> Game:
+    problems: list[Problem] = []
+    if not isinstance(data, Mapping):  # pragma: no cover - openapi.yaml's Game is an object
+        raise MalformedInput(Problem("", "a game is an object"))
+    for k in data:
+        if k not in GAME_KEYS:  # pragma: no cover - openapi.yaml's Game has no other fields
+            problems.append(Problem(pointer(k), f"unknown field {k!r}"))
+    for k in ("players", "dealer", "stakes", "pool", "phase"):
+        if k not in data:  # pragma: no cover - openapi.yaml's Game requires these fields
+            problems.append(Problem(pointer(k), "required field is missing"))
+    if problems:  # pragma: no cover - only an unknown or missing field (refused by openapi.yaml's Game) stops here
+        raise MalformedInput(problems)
+    players = _players_from_dict(data["players"], problems)
+    phase = data["phase"]
+    if phase not in GAME_PHASES:  # pragma: no cover - openapi.yaml's Game.phase is this enum
+        problems.append(Problem("/phase", f"expected one of {', '.join(GAME_PHASES)}"))
+    stakes: tuple[tuple[str, int], ...] = ()
+    try:
+        stakes = resolve_stakes(variant, data["stakes"])
+    except MalformedInput as exc:
+        problems.extend(exc.problems)
+    queue, strs, sheet, pool, hands_played, buy_in_score = _game_fields(data, problems)
     if problems:
         raise MalformedInput(problems)
     hand = None
@@ -443,9 +454,10 @@ def game_from_dict(data: Any, variant: Variant) -> Game:
 
 
 def check_game(game: Game, variant: Variant) -> list[Problem]:
+    """Every reason ``game`` cannot occur under ``variant``: its players and accounts, its hand, its
+    contract schedule, its buy-in phase and its end."""
     problems: list[Problem] = []
     ids = [p.id for p in game.players]
-    limit = variant.rules.game.limit
     problems += repeated_ids(ids)  # (a record may hold fewer players than a table starts with)
     if game.dealer not in ids:
         problems.append(Problem("/dealer", f"{game.dealer!r} is not a player"))
@@ -455,6 +467,17 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
         problems.append(Problem("/players", f"the payments account does not balance: it must sum to 0 ({STAKES_LEDGER_BALANCES})"))
     if game.phase != "over" and game.pool != sum(p.paid_to_pool for p in game.players):
         problems.append(Problem("/pool", f"the pool must equal the initial stakes and buy-ins paid in ({STAKES_INITIAL_STAKE_TO_POOL})"))
+    problems += _player_problems(game, variant)
+    if game.phase == "hand":
+        problems += _hand_problems(game, variant)
+    problems.extend(_contract_problems(game, variant))
+    return problems + _phase_problems(game, variant, ids)
+
+
+def _player_problems(game: Game, variant: Variant) -> list[Problem]:
+    """Each player's stake paid, buy-ins within the variant's, score within the limit while in the game."""
+    problems: list[Problem] = []
+    limit = variant.rules.game.limit
     initial = game.stake("initial") if game.stakes else 0
     for i, p in enumerate(game.players):
         if p.paid_to_pool < initial:
@@ -468,34 +491,42 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
             problems.append(Problem(pointer("players", i, "buy_ins"),
                                     f"{p.id} bought in, so has moved to a new table and is no longer in this game "
                                     f"({BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE})"))
-    if game.phase == "hand":
-        if game.hand is None:
-            problems.append(Problem("/hand", "a game in the hand phase carries the hand's state"))
-        else:
-            hand_ids = [p.id for p in game.hand.players]
-            if hand_ids != [p.id for p in game.active]:
-                problems.append(Problem("/hand/players", "the hand is played by the players still in the game, in seat order"))
-            else:
-                # penalties told to the referee during the hand (``penalties.points`` each, in a
-                # variant that has them) stand on the hand's score until the hand is settled
-                points = variant.rules.penalties.points
-                for j, hp in enumerate(game.hand.players):
-                    gap = hp.score - game.player(hp.id).score
-                    if gap != 0 and not (points and gap > 0 and gap % points == 0):
-                        problems.append(Problem(pointer("hand", "players", j, "score"),
-                                                "the hand's score differs from the game's penalty sheet"
-                                                + (f" by other than penalties of {points}" if points else "")))
-            if game.hand.dealer != game.dealer:
-                problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
-            if game.hand.phase == Phase.ENDED and not (game.hand.partial and game.hand.result is None):
-                problems.append(Problem("/hand/phase", "an ended hand is settled into the game at once"))
-    problems.extend(_contract_problems(game, variant))
+    return problems
+
+
+def _hand_problems(game: Game, variant: Variant) -> list[Problem]:
+    """A game in the hand phase: its hand is played by the players still in, dealt by the game's
+    dealer, scored as the sheet (and the penalties told during the hand) say, and not yet ended."""
+    if game.hand is None:
+        return [Problem("/hand", "a game in the hand phase carries the hand's state")]
+    problems: list[Problem] = []
+    hand_ids = [p.id for p in game.hand.players]
+    if hand_ids != [p.id for p in game.active]:
+        problems.append(Problem("/hand/players", "the hand is played by the players still in the game, in seat order"))
+    else:
+        # penalties told to the referee during the hand (``penalties.points`` each, in a
+        # variant that has them) stand on the hand's score until the hand is settled
+        points = variant.rules.penalties.points
+        for j, hp in enumerate(game.hand.players):
+            gap = hp.score - game.player(hp.id).score
+            if gap != 0 and not (points and gap > 0 and gap % points == 0):
+                problems.append(Problem(pointer("hand", "players", j, "score"),
+                                        "the hand's score differs from the game's penalty sheet"
+                                        + (f" by other than penalties of {points}" if points else "")))
+    if game.hand.dealer != game.dealer:
+        problems.append(Problem("/hand/dealer", "the hand's dealer differs from the game's"))
+    if game.hand.phase == Phase.ENDED and not (game.hand.partial and game.hand.result is None):
+        problems.append(Problem("/hand/phase", "an ended hand is settled into the game at once"))
+    return problems
+
+
+def _phase_problems(game: Game, variant: Variant, ids: list[str]) -> list[Problem]:
+    """The buy-in phase's queue and score to rejoin at; a finished game's winner."""
+    problems: list[Problem] = []
     if game.phase == "buy_in":
         if not game.buy_in_queue or game.buy_in_score is None:
             problems.append(Problem("/buy_in_queue", "the buy-in phase needs players deciding and the score to rejoin at"))
-        for q in game.buy_in_queue:
-            if q not in ids:
-                problems.append(Problem("/buy_in_queue", f"{q!r} is not a player"))
+        problems += [Problem("/buy_in_queue", f"{q!r} is not a player") for q in game.buy_in_queue if q not in ids]
     elif game.buy_in_queue:
         problems.append(Problem("/buy_in_queue", "buy-in decisions are owed only in the buy-in phase"))
     if game.phase == "over":
@@ -704,6 +735,27 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
         events.extend(dealt)
         return new
     player = action["player"]
+    _check_decision(variant, game, player)
+    p = game.player(player)
+    rest = game.buy_in_queue[1:]
+    row: SheetRow = game.sheet[-1].copy() if game.sheet else {"buy_ins": {}}
+    if kind == "buy_in":
+        game = _buy_in(variant, game, p, row, events)
+    else:
+        game = game.with_player(player, out=True)
+        events.append(ev.Eliminated(player, p.score))
+        row["buy_ins"] = {**row.get("buy_ins", {}), player: False}
+        row["eliminated"] = list(row.get("eliminated", [])) + [player]
+    if game.sheet:
+        game = replace(game, sheet=game.sheet[:-1] + (row,))
+    game = replace(game, buy_in_queue=rest)
+    if rest:
+        return game
+    return _after_decisions(variant, game, events)
+
+
+def _check_decision(variant: Variant, game: Game, player: str) -> None:
+    """Refuse a buy-in or a decline that is not ``player``'s to make now (the first owed decision)."""
     if player not in [p.id for p in game.players]:
         raise MalformedInput(Problem("/player", f"{player!r} is not a player in the game"))
     if game.phase == "over":
@@ -722,36 +774,22 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
         raise Illegal(BUYIN_NEEDS_TWO_SURVIVORS, f"no buy-in is on offer to {player} now")
     if game.buy_in_queue[0] != player:
         raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} decides before {player}")
-    p = game.player(player)
-    rest = game.buy_in_queue[1:]
-    row: SheetRow = game.sheet[-1].copy() if game.sheet else {"buy_ins": {}}
-    if kind == "buy_in" and variant.rules.game.buy_in_moves_to_new_table:
-        price = game.stake("buy_in")
-        game = game.with_player(player, out=True, buy_ins=p.buy_ins + 1, paid_to_pool=p.paid_to_pool + price)
-        game = replace(game, pool=game.pool + price)
-        events.append(ev.MovedToNewTable(player, p.score, price, BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE))
-        row["buy_ins"] = {**row.get("buy_ins", {}), player: True}
-        row["pool"] = game.pool
-    elif kind == "buy_in":
-        price = game.stake("buy_in")
+
+
+def _buy_in(variant: Variant, game: Game, p: GamePlayer, row: SheetRow, events: list[ev.Event]) -> Game:
+    """``p`` buys in: pays the stake into the pool and rejoins at the buy-in score, or (where a buy-in
+    moves to a new table) leaves this game; ``row``, the sheet's last row, records it."""
+    price = game.stake("buy_in")
+    row["buy_ins"] = {**row.get("buy_ins", {}), p.id: True}
+    if variant.rules.game.buy_in_moves_to_new_table:
+        game = game.with_player(p.id, out=True, buy_ins=p.buy_ins + 1, paid_to_pool=p.paid_to_pool + price)
+        events.append(ev.MovedToNewTable(p.id, p.score, price, BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE))
+    else:
         score = game.buy_in_score
         assert score is not None  # the buy-in phase carries the score to rejoin at (check_game)
-        game = game.with_player(player, score=score, buy_ins=p.buy_ins + 1,
-                                paid_to_pool=p.paid_to_pool + price)
-        game = replace(game, pool=game.pool + price)
-        events.append(ev.BoughtIn(player, score, price))
-        row["buy_ins"] = {**row.get("buy_ins", {}), player: True}
-        row.setdefault("scores", {})
-        row["scores"] = {**row["scores"], player: score}
-        row["pool"] = game.pool
-    else:
-        game = game.with_player(player, out=True)
-        events.append(ev.Eliminated(player, p.score))
-        row["buy_ins"] = {**row.get("buy_ins", {}), player: False}
-        row["eliminated"] = list(row.get("eliminated", [])) + [player]
-    if game.sheet:
-        game = replace(game, sheet=game.sheet[:-1] + (row,))
-    game = replace(game, buy_in_queue=rest)
-    if rest:
-        return game
-    return _after_decisions(variant, game, events)
+        game = game.with_player(p.id, score=score, buy_ins=p.buy_ins + 1, paid_to_pool=p.paid_to_pool + price)
+        events.append(ev.BoughtIn(p.id, score, price))
+        row["scores"] = {**row.get("scores", {}), p.id: score}
+    game = replace(game, pool=game.pool + price)
+    row["pool"] = game.pool
+    return game

@@ -141,13 +141,25 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
         raise _Inconsistent(at, BUYIN_DECISION_ORDER, "buy-in decisions are still owed")
     ids = [p.id for p in game.players]
     active = [p.id for p in game.active]
-    how = entry["how"]
-    winner = entry.get("winner")
     for key in FIGURES + ("hands", "infractions"):
         for pid in entry.get(key) or {}:
             if pid not in ids:
                 raise MalformedInput(Problem(at + pointer(key, pid), f"{pid!r} is not a player"))
     game = _adjusted(variant, game, entry, at, events)
+    result = _entry_result(variant, game, entry, at, ids, active)
+    _compare(variant, game, entry, result, at)
+    game = replace(game, phase="hand")
+    game = settle_hand(variant, game, result, events)
+    game = _entry_buy_ins(variant, game, entry, at, events)
+    _check_totals(game, entry, at, ids)
+    return game
+
+
+def _entry_result(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, ids: list[str],
+                  active: list[str]) -> HandResult:
+    """The hand's settlement from what the entry gives (a void hand's, or the winner's with the
+    losers' cards or the figures the sheet wrote in their place)."""
+    how, winner = entry["how"], entry.get("winner")
     if how == "void":
         result = settle_void([Seat(p.id, p.score) for p in game.active])
     else:
@@ -173,9 +185,12 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
             raise MalformedInput(Problem(at + pointer(exc.field, exc.player), exc.message)) from None
         except Impossible as exc:
             raise _Inconsistent(at + pointer(exc.field, exc.player), exc.slot, exc.message) from None
-    _compare(variant, game, entry, result, at)
-    game = replace(game, phase="hand")
-    game = settle_hand(variant, game, result, events)
+    return result
+
+
+def _entry_buy_ins(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, events: list[ev.Event]) -> Game:
+    """The buy-in decisions the entry records, taken in the order they are owed; a decision that is
+    not owed is the sheet's inconsistency."""
     decisions = dict(entry.get("buy_ins") or {})
     while game.phase == "buy_in":
         pid = game.buy_in_queue[0]
@@ -192,6 +207,13 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
             raise _Inconsistent(at + pointer("buy_ins", pid), exc.violation.clause, exc.violation.message) from None
         except MalformedInput as exc:
             raise _Inconsistent(at + pointer("buy_ins", pid), BUYIN_DECISION_ORDER, exc.problems[0].detail) from None
+    return game
+
+
+def _check_totals(game: Game, entry: Mapping[str, Any], at: str, ids: list[str]) -> None:
+    """The running payments and totals the sheet wrote after the hand, against the rules' (the
+    clause of the figure that differs)."""
+    how, winner = entry["how"], entry.get("winner")
     recorded_ledger = entry.get("ledger")
     if recorded_ledger is not None:
         if sum(int(v) for v in recorded_ledger.values()) != 0:
@@ -215,7 +237,6 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
                           else rule_of("scores", how, pid == winner))
                 raise _Inconsistent(at + pointer("scores", pid), clause,
                                     f"{pid}'s total after this hand is {actual}, not {int(value)}")
-    return game
 
 
 def _adjusted(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, events: list[ev.Event]) -> Game:
