@@ -34,9 +34,15 @@ def test_the_javascript_comparison_rules_pass_their_own_tests():
 
 
 def _plain(value):
-    """The request as both runners send it, whatever their number formatting (1.0 and 1 alike)."""
+    """The request as both runners send it, whatever their number formatting (1.0 and 1 alike; an
+    integer beyond 2**53 as JavaScript reads it, rounded to the nearest double)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        try:
+            return int(float(value))
+        except OverflowError:  # beyond any double: JavaScript reads it as Infinity, which JSON cannot send
+            return value
     if isinstance(value, list):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
