@@ -730,6 +730,9 @@ def apply_game_action(variant: Variant, game: Game, action: GameAction, events: 
         if game.phase == "buy_in":
             raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
         if game.phase == "hand":
+            if game.hand is not None and game.hand.phase == Phase.ENDED:  # won with figures unseen cards leave open
+                raise Illegal(TURN_DRAW_MELD_DISCARD, "the current hand is won but not settled: the figures its unseen "
+                                                      "cards leave open must be seen (the hands shown) before the next deal")
             raise Illegal(TURN_DRAW_MELD_DISCARD, "the current hand is still being played")
         new, dealt = _deal_next(variant, game, seed_text(action["seed"]), action.get("cut"))
         events.extend(dealt)
