@@ -43,13 +43,18 @@ function completePosition(layout, parameters) {
   const ids = seatIds(layout.players);
   const laid = layout.hand.length + layout.discard.length + layout.melds.reduce((n, m) => n + m.cards.length, 0);
   const owners = new Set(layout.melds.map(m => m.owner));
+  // a player who made calls holds, beside the deal, each called discard and its penalty cards
+  // (docs/jamaican.md: the referee counts calls from the cards where it can)
+  const perCall = 1 + ((parameters.calling && parameters.calling.penalty_cards) || 0);
+  const called = id => (layout.callsMade && layout.callsMade[id] > 0 ? layout.callsMade[id] * perCall : 0);
+  let unseen = 0;
   const players = ids.map((id, i) => {
     const seat = {id, hand: i === 0 ? layout.hand.slice() : [], opened: i === 0 ? layout.opened : owners.has(id)};
-    const hidden = i === 0 ? layout.mineHidden : layout.others;
+    const hidden = (i === 0 ? layout.mineHidden : layout.others) + (i === 0 ? 0 : called(id));
     if (hidden > 0) seat.hidden = hidden;
+    unseen += hidden;
     return seat;
   });
-  const unseen = layout.mineHidden + layout.others * (ids.length - 1);
   const state = {players, dealer: ids[ids.length - 1], to_act: YOU, phase: layout.phase, first_play: false,
                  stock: [], stock_hidden: Math.max(0, packSize(parameters.pack) - laid - unseen),
                  discard: layout.discard.slice(),
