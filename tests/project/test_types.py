@@ -45,7 +45,7 @@ def test_every_part_is_checked(mypy_report: tuple[str, int]) -> None:
     assert found and int(found[1]) == len(sources), report
 
 
-LONGEST_FUNCTION = 60  # lines, in api/
+LONGEST_FUNCTION = 60  # lines, in api/ and rules/ (issues 24 and 25): each function does one job a reader takes in at once
 
 
 def long_functions(root: Path) -> list[str]:
@@ -62,6 +62,10 @@ def long_functions(root: Path) -> list[str]:
 
 def test_no_function_of_the_web_layer_is_over_60_lines() -> None:
     assert long_functions(ROOT / "api") == []
+
+
+def test_no_function_of_the_rules_core_is_over_60_lines() -> None:
+    assert long_functions(ROOT / "rules") == []
 
 
 def test_the_length_check_sees_a_long_function(tmp_path: Path) -> None:
