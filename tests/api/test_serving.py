@@ -335,8 +335,10 @@ def test_the_refusals_of_nginx_and_gunicorn_are_problems():
 # The committed schemathesis.toml (read from the repository root) with every check on, the
 # response-time check included, and all four phases, stateful too, against a served instance.
 # The limit is generous for a shared two-core machine: the refused bodies schemathesis sends cost
-# the referee 5-20 ms of CPU, and a second means a regression of fifty times, or a stalled worker.
-MAX_RESPONSE_SECONDS = float(os.environ.get("KALOOKI_MAX_RESPONSE_SECONDS", 1.0))
+# the referee 5-20 ms of CPU, and two seconds means a regression of a hundred times, or a stalled
+# worker.  (A limit of one second tripped three times on a 422 that costs 3-4 ms of CPU in process,
+# each time while other test runs shared the two cores.)
+MAX_RESPONSE_SECONDS = float(os.environ.get("KALOOKI_MAX_RESPONSE_SECONDS", 2.0))
 
 
 # The examples and coverage phases are drawn from the document rather than from the seed: they run
