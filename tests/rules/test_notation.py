@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from pathlib import Path
 
 import pytest
+import yaml
 
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, state_from_dict
 from kalooki_referee.rules.errors import RefereeInputError
@@ -16,6 +19,10 @@ from kalooki_referee.rules.views import view_of
 from kalooki_referee.vectors.suite import load_vectors
 from tests.support.random_play import _choose
 
+# the characters openapi.yaml lets a notation carry in the QR code's query
+QUERY_PATTERN = re.compile(next(p["schema"]["pattern"] for p in yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "openapi.yaml").read_text())["paths"]["/v1/notation/qr.svg"]["get"]["parameters"]
+    if p["name"] == "notation"))
 ORIGIN = "https://kalooki-referee.example"   # a link is ORIGIN + "/#p=" + the notation
 LINK_LIMIT = 400
 
@@ -61,6 +68,7 @@ def test_every_possible_state_of_the_vectors_reads_back_from_its_notation():
             continue
         canonical = state.to_dict()
         text = write(state, variant_id)
+        assert QUERY_PATTERN.fullmatch(text), (vid, text)
         position = read(text)
         assert position.variant == variant_id, vid
         assert position.state == json.loads(json.dumps(canonical)), (vid, text)
