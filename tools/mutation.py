@@ -73,9 +73,10 @@ def modules(root: Path = ROOT) -> list[str]:
 LEFT_OUT = ".recheck-left-out"
 
 
-def vectors_main(all_failures: bool = False) -> int:
+def vectors_main(all_failures: bool = False, shard: tuple[int, int] = (0, 1)) -> int:
     """Every vector through the in-process service (the Flask test client), in file order; exit 1 at
-    the first one that does not pass (``all_failures``: list every one that does not pass)."""
+    the first one that does not pass (``all_failures``: list every one that does not pass).  ``shard``
+    ``(i, n)`` runs only every n-th vector from the i-th (the coverage tool's processes share them)."""
     import logging
     logging.disable(logging.CRITICAL)  # the request log is not wanted here
     from kalooki_referee.vectors.runner import in_process_poster, run_vector
@@ -83,8 +84,9 @@ def vectors_main(all_failures: bool = False) -> int:
     post = in_process_poster()
     left_out = set(Path(LEFT_OUT).read_text(encoding="utf-8").split()) if Path(LEFT_OUT).exists() else set()
     count = failed = 0
-    for vector in load_vectors():
-        if vector.id in left_out:
+    index, shards = shard
+    for k, vector in enumerate(load_vectors()):
+        if vector.id in left_out or k % shards != index:
             continue
         outcome, detail = run_vector(post, vector)
         if outcome != "pass" and all_failures:
