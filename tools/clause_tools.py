@@ -21,6 +21,7 @@ when a stale ``clause_ids.py`` stops the package from importing.
 from __future__ import annotations
 
 import argparse
+import functools
 import ast
 import io
 import re
@@ -61,6 +62,9 @@ RETIRED_MAPS = {"CITE", "DEFAULT_CLAUSES"}          # CITE["slot"] -> CONSTANT
 RETIRED_NAMES = RETIRED_CALLS | RETIRED_MAPS | {"default_citations", "CITATIONS_PATH"}
 
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where PyYAML has it: the registry is long
+
+
 # -- the registry and the constants --------------------------------------------------------------
 
 def load_clauses() -> list[tuple[Path, dict[str, Any]]]:
@@ -68,7 +72,7 @@ def load_clauses() -> list[tuple[Path, dict[str, Any]]]:
     out: list[tuple[Path, dict[str, Any]]] = []
     for path in REGISTRY_FILES:
         with open(path, encoding="utf-8") as fh:
-            out.extend((path, c) for c in yaml.safe_load(fh)["clauses"])
+            out.extend((path, c) for c in yaml.load(fh, Loader=_LOADER)["clauses"])
     return out
 
 
@@ -78,6 +82,11 @@ def constant_name(clause_id: str) -> str:
 
 def constants() -> dict[str, str]:
     """Clause id -> constant name; refuses two ids that would make one name."""
+    return dict(_constants())
+
+
+@functools.lru_cache(maxsize=1)
+def _constants() -> dict[str, str]:
     names: dict[str, str] = {}
     seen: dict[str, str] = {}
     for _, c in load_clauses():

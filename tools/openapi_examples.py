@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import functools
 import hashlib
 import json
 import sys
@@ -114,13 +115,23 @@ def request_body(example: Example) -> Any:
     if example.file:
         return json.loads((ROOT / "examples" / example.file).read_text(encoding="utf-8"))
     if example.vector:
-        from kalooki_referee.vectors.suite import load_vectors
-        variant = example.vector.split(".", 1)[0]
-        found = [v for v in load_vectors(variants={variant}) if v.id == example.vector]
+        found = _vector_requests().get(example.vector, [])
         if len(found) != 1:
             raise SystemExit(f"{example.name}: vector {example.vector!r} found {len(found)} times")
-        return found[0].data["request"]
+        return json.loads(found[0])
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _vector_requests() -> dict[str, list[str]]:
+    """The requests (as JSON text) of the vectors the examples name, by id: the suite is read once."""
+    from kalooki_referee.vectors.suite import load_vectors
+    wanted = {e.vector for e in EXAMPLES if e.vector}
+    found: dict[str, list[str]] = {}
+    for v in load_vectors(variants={name.split(".", 1)[0] for name in wanted}):
+        if v.id in wanted:
+            found.setdefault(v.id, []).append(json.dumps(v.data["request"]))
+    return found
 
 
 # The examples' signing key: 32 bytes anyone can derive, so that a signed example is reproducible.

@@ -57,6 +57,8 @@ def test_every_exported_file_opens_with_its_header(exported):
         seen += doc["vectors"]
     assert [v["id"] for v in seen] == [v.id for v in VECTORS]
     assert seen == [v.data for v in VECTORS]
+    # and the suite's own loader reads the export back as the same vectors
+    assert [(v.id, v.data) for v in load_vectors(exported)] == [(v.id, v.data) for v in VECTORS]
 
 
 def test_the_manifest_counts_and_checksums_the_export(exported):

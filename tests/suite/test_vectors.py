@@ -17,7 +17,7 @@ from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.game import adjudicate_game, game_action_from_dict, game_from_dict
 from kalooki_referee.vectors import build, lint
 from kalooki_referee.vectors.coverage import coverage, format_report
-from kalooki_referee.vectors.runner import export, in_process_poster, run_vector
+from kalooki_referee.vectors.runner import in_process_poster, run_vector
 from kalooki_referee.vectors.suite import ROOT, compare, load_vectors, with_variant_rulings
 
 VECTORS = load_vectors()
@@ -91,14 +91,8 @@ def test_the_committed_suite_is_small():
     assert size < 2_000_000, size
 
 
-def test_the_export_holds_the_same_vectors_as_the_grouped_files(tmp_path):
-    count = export(tmp_path)
-    exported = load_vectors(tmp_path)
-    assert count == len(exported) == len(VECTORS)
-    assert [v.id for v in exported] == [v.id for v in VECTORS]
-    assert [v.data for v in exported] == [v.data for v in VECTORS]  # whole requests and expectations
-    assert {p.suffix for p in tmp_path.glob("*/*") if p.is_file()} == {".json"}  # tests/suite/test_suite_export.py: the rest
-    assert lint.lint(tmp_path) == []
+# The whole export (every vector, the same ids and data, read back and linted) is checked once, in
+# tests/suite/test_suite_export.py, whose module fixture exports the suite a single time.
 
 
 def test_inheritance_is_resolved_from_the_manifests():
