@@ -14,8 +14,8 @@ from kalooki_referee.rules.deal import ReportedCut, cut_from_dict
 from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
 from kalooki_referee.rules.notation import NotationError
 from kalooki_referee.rules.notation import read as read_notation
-from kalooki_referee.rules.tournament import (Tournament, TournamentEvent, event_from_dict, tournament_from_dict,
-                                              tournament_rules)
+from kalooki_referee.rules.tournament import Tournament, TournamentEvent, tournament_rules
+from kalooki_referee.rules.wire.tournament import read_tournament, read_tournament_event
 
 T = TypeVar("T")
 
@@ -169,8 +169,8 @@ class TournamentRequest:
 def tournament_request(body: Mapping[str, Any]) -> TournamentRequest:
     variant = _variant(body)
     tournament_rules(variant)  # a variant with no tournament format: a problem at /variant
-    return TournamentRequest(variant, _under("/tournament", tournament_from_dict, body["tournament"], variant),
-                             _under("/event", event_from_dict, body["event"]))
+    return TournamentRequest(variant, _under("/tournament", read_tournament, body["tournament"], variant),
+                             _under("/event", read_tournament_event, body["event"]))
 
 
 @dataclass(frozen=True)

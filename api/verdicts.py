@@ -17,6 +17,7 @@ from kalooki_referee.rules.replay import replay
 from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.engine import Verdict
 from kalooki_referee.rules.tournament import adjudicate_tournament
+from kalooki_referee.rules.wire.tournament import tournament_verdict_wire
 
 from . import ops, requests, signing
 from .errors import bad_query, refusal
@@ -83,7 +84,7 @@ def tournament_route(body: Any) -> Response:
     except MalformedInput as exc:  # the event names a table or a player the tournament does not have
         raise exc.prefixed("/event") from None
     ops.note_verdict(verdict.legal)
-    return json_answer(verdict.to_dict())
+    return json_answer(tournament_verdict_wire(verdict))
 
 
 @bp.post("/v1/scoresheet")

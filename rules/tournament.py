@@ -21,8 +21,6 @@ The referee's rulings behind these choices are the decisions of the variant file
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Mapping
-
 from . import events as ev
 from .clause_ids import BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL
 from .engine import Illegal, Violation
@@ -49,10 +47,6 @@ class Table:
     def playing(self) -> bool:
         return not self.winners
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "round": self.round, "seats": list(self.seats), "left": list(self.left),
-                "winners": list(self.winners)}
-
 
 @dataclass(frozen=True)
 class Tournament:
@@ -69,10 +63,6 @@ class Tournament:
 
     def with_table(self, table: Table) -> "Tournament":
         return replace(self, tables=tuple(table if t.id == table.id else t for t in self.tables))
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"stage": self.stage, "tables": [t.to_dict() for t in self.tables], "pool": list(self.pool),
-                "winner": self.winner}
 
 
 @dataclass(frozen=True)
@@ -131,10 +121,6 @@ class TournamentVerdict:
     tournament: Tournament
     events: tuple[ev.Event, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
-                "tournament": self.tournament.to_dict(), "events": [e.to_dict() for e in self.events]}
-
 
 def tournament_rules(variant: Variant) -> TournamentRules:
     """The variant's tournament parameters; a variant without a tournament format is refused."""
@@ -145,15 +131,12 @@ def tournament_rules(variant: Variant) -> TournamentRules:
     return rules
 
 
-# -- reading ------------------------------------------------------------------------------------
+# -- checking what was sent -----------------------------------------------------------------------
 
-def _ids(value: Any, at: tuple[str | int, ...], problems: list[Problem]) -> tuple[str, ...]:
-    """A list of player ids (absent: none); a player named twice in it is a problem."""
-    if value is None:
-        return ()
-    if len(set(value)) != len(value):
+def _twice(ids: tuple[str, ...], at: tuple[str | int, ...], problems: list[Problem]) -> None:
+    """A player named twice in one list is a problem."""
+    if len(set(ids)) != len(ids):
         problems.append(Problem(pointer(*at), "a player is named twice"))
-    return tuple(value)
 
 
 def expected_table_ids(tables: list[tuple[str, int]]) -> list[str]:
@@ -169,29 +152,26 @@ def expected_table_ids(tables: list[tuple[str, int]]) -> list[str]:
     return out
 
 
-def tournament_from_dict(data: Mapping[str, Any], variant: Variant) -> Tournament:
-    """A tournament from its wire form.  Decoding trusts the shape (the edge checked the request
-    against openapi.yaml's ``Tournament``); what it cannot trust is the rest: a player named twice
-    in a list or tables out of their order and names (a ``MalformedInput``), and a tournament that
-    cannot occur under the variant's tournament rules (an ``ImpossibleState``), every problem at once."""
+def checked_tournament(tournament: Tournament, variant: Variant) -> Tournament:
+    """``tournament`` as sent (the edge read its shape: api/requests.py), checked: a player named twice
+    in a list, or tables out of their order and names, is a ``MalformedInput``; a tournament that
+    cannot occur under the variant's tournament rules an ``ImpossibleState``; every problem at once."""
     rules = tournament_rules(variant)
     problems: list[Problem] = []
-    tables = [Table(t["id"], t["round"], _ids(t["seats"], ("tables", i, "seats"), problems),
-                    _ids(t.get("left"), ("tables", i, "left"), problems),
-                    _ids(t.get("winners"), ("tables", i, "winners"), problems))
-              for i, t in enumerate(data["tables"])]
-    pool = _ids(data.get("pool"), ("pool",), problems)
-    winner = data.get("winner")
-    order = [t.round for t in tables]
+    for i, table in enumerate(tournament.tables):
+        for field in ("seats", "left", "winners"):
+            _twice(getattr(table, field), ("tables", i, field), problems)
+    _twice(tournament.pool, ("pool",), problems)
+    order = [t.round for t in tournament.tables]
     if order != sorted(order, key=ROUNDS.index):
         problems.append(Problem("/tables", "tables are listed qualifying first, then the semi-finals, then the final"))
-    for i, (t, want) in enumerate(zip(tables, expected_table_ids([(t.round, i) for i, t in enumerate(tables)]))):
+    wanted = expected_table_ids([(t.round, i) for i, t in enumerate(tournament.tables)])
+    for i, (t, want) in enumerate(zip(tournament.tables, wanted)):
         if t.id != want:
             problems.append(Problem(pointer("tables", i, "id"), f"expected {want!r}: tables are named in order, "
                                                                 "T1, T2... qualifying, S1, S2... semi-finals, F the final"))
     if problems:
         raise MalformedInput(problems)
-    tournament = Tournament(data["stage"], tuple(tables), pool, winner)
     problems = check_tournament(tournament, variant, rules)
     if problems:
         raise ImpossibleState(problems)
@@ -323,14 +303,13 @@ def _final_seats(t: Tournament, rules: TournamentRules) -> tuple[str, ...]:
 
 # -- events -------------------------------------------------------------------------------------
 
-def event_from_dict(data: Mapping[str, Any]) -> TournamentEvent:
-    """An event from its wire form (its shape checked at the edge against openapi.yaml's
-    ``TournamentEvent``); winners named twice are a ``MalformedInput``."""
+def checked_event(event: TournamentEvent) -> TournamentEvent:
+    """``event`` as sent, checked: winners named twice are a ``MalformedInput``."""
     problems: list[Problem] = []
-    winners = _ids(data.get("winners"), ("winners",), problems)
+    _twice(event.winners, ("winners",), problems)
     if problems:
         raise MalformedInput(problems)
-    return TournamentEvent(data["type"], data["table"], data.get("player"), winners)
+    return event
 
 
 def adjudicate_tournament(variant: Variant, tournament: Tournament, event: TournamentEvent) -> TournamentVerdict:

@@ -63,7 +63,7 @@ DEFAULT_DIR = ROOT / "test-artifacts" / "mutation"
 
 def modules(root: Path = ROOT) -> list[str]:
     """The rule modules mutated, as paths relative to the repository's root."""
-    return sorted(f"rules/{p.name}" for p in (root / "rules").glob("*.py") if p.name not in SKIP)
+    return sorted(p.relative_to(root).as_posix() for p in (root / "rules").rglob("*.py") if p.name not in SKIP)
 
 
 # -- the test ------------------------------------------------------------------------------------

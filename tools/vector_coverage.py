@@ -72,14 +72,15 @@ def runtime_dir() -> Path:
 def marks(folder: Path) -> list[Mark]:
     """Every coverage mark in the runtime modules, with its reason ('' where it gives none)."""
     found = []
-    for path in sorted(folder.glob("*.py")):
+    for path in sorted(folder.rglob("*.py")):
         if path.name in NOT_RUNTIME:
             continue
         for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             m = MARK.search(text)
             if m:
                 reason = m.group(2)
-                found.append(Mark(f"rules/{path.name}", n, m.group(1), reason.strip(" -:()") if REASON.match(reason) else ""))
+                found.append(Mark(f"rules/{path.relative_to(folder).as_posix()}", n, m.group(1),
+                                  reason.strip(" -:()") if REASON.match(reason) else ""))
     return found
 
 
@@ -121,10 +122,12 @@ def measure(shards: int = 2) -> list[ModuleCoverage]:
         cov.json_report(outfile=str(out), show_contexts=False)
         data = json.loads(out.read_text(encoding="utf-8"))
     modules = []
+    folder = runtime_dir().resolve()
     for name, f in sorted(data["files"].items()):
         s = f["summary"]
         modules.append(ModuleCoverage(
-            path=f"rules/{Path(name).name}", statements=s["num_statements"], statements_hit=s["covered_lines"],
+            path=f"rules/{Path(name).resolve().relative_to(folder).as_posix()}", statements=s["num_statements"],
+            statements_hit=s["covered_lines"],
             branches=s["num_branches"], branches_hit=s["covered_branches"],
             missing=_ranges(f["missing_lines"], f.get("missing_branches", []))))
     return modules

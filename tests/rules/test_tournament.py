@@ -8,9 +8,9 @@ import random
 import pytest
 
 from kalooki_referee.rules.errors import ImpossibleState, MalformedInput
-from kalooki_referee.rules.tournament import (Tournament, adjudicate_tournament, check_tournament, event_from_dict,
-                                              tournament_from_dict, tournament_rules)
+from kalooki_referee.rules.tournament import Tournament, adjudicate_tournament, check_tournament, tournament_rules
 from kalooki_referee.rules.variant import load_variant
+from kalooki_referee.rules.wire.tournament import read_tournament, read_tournament_event, tournament_wire
 
 BLACKPOOL = load_variant("british_blackpool")
 
@@ -23,9 +23,9 @@ def start(players: int, seats: int = 4) -> dict:
 
 
 def step(variant, t: Tournament, event: dict):
-    verdict = adjudicate_tournament(variant, t, event_from_dict(event))
+    verdict = adjudicate_tournament(variant, t, read_tournament_event(event))
     # what the module answers, it accepts back: the wire form reads to the same tournament
-    assert tournament_from_dict(verdict.tournament.to_dict(), variant) == verdict.tournament
+    assert read_tournament(tournament_wire(verdict.tournament), variant) == verdict.tournament
     return verdict
 
 
@@ -36,7 +36,7 @@ def playing_at(t: Tournament) -> dict[str, str]:
 def random_tournament(variant, players: int, rng: random.Random, buy_in_share: float = 0.6) -> list:
     """Play a tournament to its end with random buy-ins and winners; every verdict, in order."""
     rules = tournament_rules(variant)
-    t = tournament_from_dict(start(players, rules.table_seats), variant)
+    t = read_tournament(start(players, rules.table_seats), variant)
     verdicts = []
     for _ in range(2000):
         if t.stage == "finished":
@@ -109,7 +109,7 @@ def test_the_numbers_are_the_variants_parameters():
     through, the third buy-in starts a table and the fifth table is refused."""
     variant = load_variant("british_blackpool", {"tournament": {"table_seats": 3, "tables_max": 4, "semi_finals": 1,
                                                                 "advance_per_semi_final": 3}})
-    t = tournament_from_dict(start(9, 3), variant)
+    t = read_tournament(start(9, 3), variant)
     for table, player in (("T1", "P1"), ("T2", "P4"), ("T3", "P7")):
         verdict = step(variant, t, {"type": "buy_in", "table": table, "player": player})
         t = verdict.tournament
@@ -128,17 +128,17 @@ def test_the_numbers_are_the_variants_parameters():
 
 def test_a_variant_without_a_tournament_format_is_refused():
     with pytest.raises(MalformedInput) as exc:
-        tournament_from_dict(start(8), load_variant("british"))
+        read_tournament(start(8), load_variant("british"))
     assert exc.value.problems[0].pointer == "/variant"
 
 
 def test_an_event_naming_what_the_tournament_lacks_is_malformed():
-    t = tournament_from_dict(start(8), BLACKPOOL)
+    t = read_tournament(start(8), BLACKPOOL)
     for event, where in (({"type": "buy_in", "table": "T9", "player": "P1"}, "/table"),
                          ({"type": "buy_in", "table": "T1", "player": "P5"}, "/player"),
                          ({"type": "table_won", "table": "T2", "winners": ["P1"]}, "/winners/0")):
         with pytest.raises(MalformedInput) as exc:
-            adjudicate_tournament(BLACKPOOL, t, event_from_dict(event))
+            adjudicate_tournament(BLACKPOOL, t, read_tournament_event(event))
         assert exc.value.problems[0].pointer == where
 
 
@@ -154,12 +154,12 @@ def test_impossible_tournaments_are_named(change, where):
     data = start(8)
     change(data)
     with pytest.raises(ImpossibleState) as exc:
-        tournament_from_dict(data, BLACKPOOL)
+        read_tournament(data, BLACKPOOL)
     assert where in [p.pointer for p in exc.value.problems]
 
 
 def test_the_check_accepts_a_fresh_tournament():
-    t = tournament_from_dict(start(20), BLACKPOOL)
+    t = read_tournament(start(20), BLACKPOOL)
     assert check_tournament(t, BLACKPOOL, tournament_rules(BLACKPOOL)) == []
 
 
@@ -167,7 +167,7 @@ def test_tables_are_named_in_order():
     data = start(8)
     data["tables"][1]["id"] = "T5"
     with pytest.raises(MalformedInput) as exc:
-        tournament_from_dict(data, BLACKPOOL)
+        read_tournament(data, BLACKPOOL)
     assert exc.value.problems[0].pointer == "/tables/1/id"
 
 

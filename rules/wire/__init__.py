@@ -1,0 +1,7 @@
+"""The wire: JSON <-> the rules core's typed values, both ways, for every endpoint (openapi.yaml's
+components; docs/wire-format.md).  The edge (api/requests.py) checks a body's shape against
+openapi.yaml, then reads it here into values, once; the core checks that the position is possible and
+rules on it; its typed answer is written here.  The core's other modules take and return typed values.
+
+Being gathered module by module (issue "The wire once"): tournaments first.
+"""
