@@ -202,6 +202,15 @@ def _step(i: int, answer: Mapping[str, Any], h: str) -> Step:
     return step
 
 
+def _final(position: Mapping[str, Any], h: str, result: Any, opened: dict[str, Any]) -> Final:
+    """The position after the last step, its hash and the last hand's result (or, a hand won with
+    figures open, its settlement and, in a game, the standing and outcome)."""
+    final: Final = {"position": position, "hash": h, "result": result}
+    if result is None:
+        final.update(opened)  # type: ignore[typeddict-item]
+    return final
+
+
 def _parsed(kind: str, actions: list[Any]) -> list[Any]:
     """Every action of the log read before anything is replayed, so a malformed log is refused whole."""
     parsed = []
@@ -269,8 +278,5 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
                               "explanation": f"the position after step {i} is not the one the log recorded: "
                                              "the log was altered at or before this step"}
     if out["first_illegal"] is None and "undetermined" not in out:
-        final: Final = {"position": current, "hash": h, "result": result}
-        if result is None:
-            final.update(opened)  # type: ignore[typeddict-item]
-        out["final"] = final
+        out["final"] = _final(current, h, result, opened)
     return out
