@@ -9,8 +9,9 @@ settles it (penalties, payments, eliminations, buy-in offers).  ``buy_in``, ``de
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Mapping, Required, TypedDict, cast
+from typing import Any, Callable, Literal, Mapping, Required, TypedDict, cast
 
 from .actions import Action, action_from_dict
 from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
@@ -154,33 +155,140 @@ class GameVerdict:
 
 
 @dataclass(frozen=True)
+class Fact:
+    """One answer of a game's standing after a hand won with figures open: ``value`` where the seen
+    cards and the counts decide it, else ``needs``, the counts (pointers) it waits on."""
+    value: bool | str | None
+    needs: tuple[str, ...] = ()
+
+    @property
+    def decided(self) -> bool:
+        return not self.needs
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value} if self.decided else {"undetermined": True, "needs": list(self.needs)}
+
+
+@dataclass(frozen=True)
 class OpenHand:
     """A game's hand won while other hands hold unseen cards, with figures the seen cards leave open:
-    what is undetermined, the settlement figure by figure, and each player's standing against the
-    limit (over it: decided where the bounds of the total after the hand fall on one side)."""
+    what is undetermined, the settlement figure by figure, each player's standing (over the limit,
+    eliminated, offered a buy-in) and the game's (over, its winner, what each player takes from the
+    table), each decided where every total the hand can leave gives the same answer."""
     undetermined: tuple[Violation, ...]
     settlement: OpenSettlement
     over_limit: tuple[tuple[str, Amount], ...]   # 1: over the limit, 0: within it
+    eliminated: tuple[tuple[str, Fact], ...] = ()
+    buy_in: tuple[tuple[str, Fact], ...] | None = None    # None: the variant has no buy-ins
+    over: Fact = Fact(False)
+    winner: Fact = Fact(None)
+    payout: tuple[tuple[str, Amount], ...] | None = None  # only where the game is decided over
 
     def to_dict(self) -> dict[str, Any]:
         def standing(a: Amount) -> dict[str, Any]:
             return {"value": bool(a.low)} if a.decided else {"undetermined": True, "needs": list(a.needs)}
+        players: dict[str, dict[str, Any]] = {pid: {"over_limit": standing(a)} for pid, a in self.over_limit}
+        for pid, fact in self.eliminated:
+            players[pid]["eliminated"] = fact.to_dict()
+        for pid, fact in self.buy_in or ():
+            players[pid]["buy_in"] = fact.to_dict()
+        outcome = {"over": self.over.to_dict(), "winner": self.winner.to_dict(),
+                   "payout": {pid: a.to_dict() for pid, a in self.payout} if self.payout is not None else None}
         return {"undetermined": [u.to_dict() for u in self.undetermined], "settlement": self.settlement.to_dict(),
-                "standing": {pid: {"over_limit": standing(a)} for pid, a in self.over_limit}}
+                "standing": players, "outcome": outcome}
 
 
 def open_hand(variant: Variant, game: Game, verdict: Verdict) -> OpenHand:
     """The standing of a game whose hand ``verdict`` won with figures left open: a player is over the
-    limit where even the least total after the hand exceeds it, within it where even the most does not."""
+    limit where even the least total after the hand exceeds it, within it where even the most does not;
+    the rest is the game's own settling of the hand (``settle_hand``) at every corner of the totals."""
     assert verdict.settlement is not None  # called only for a hand won with its settlement open
-    limit = variant.rules.game.limit
+    settlement, limit = verdict.settlement, variant.rules.game.limit
     over = []
-    for pid, total in verdict.settlement.scores:
+    for pid, total in settlement.scores:
         if game.player(pid).out:
-            continue
+            continue  # pragma: no cover - a hand is played by the players still in the game (check_game)
         low, high = (int(limit is not None and total.low > limit), int(limit is not None and total.high > limit))
         over.append((pid, Amount(low, high, total.needs if low != high else ())))
-    return OpenHand(verdict.undetermined, verdict.settlement, tuple(over))
+    axes, corners = _corners(variant, game, settlement)
+    ids = [pid for pid, _ in over]
+    has_buy_ins = limit is not None and variant.rules.game.buy_ins_max != 0
+    ended = _fact(axes, corners, lambda c: c.over)
+    winner = _fact(axes, corners, lambda c: c.winner)
+    return OpenHand(verdict.undetermined, settlement, tuple(over),
+                    tuple((pid, _fact(axes, corners, _among("eliminated", pid))) for pid in ids),
+                    tuple((pid, _fact(axes, corners, _among("offered", pid))) for pid in ids) if has_buy_ins else None,
+                    ended, winner,
+                    _payout(game, settlement, winner, {c.winner for c in corners.values()}) if ended.value is True else None)
+
+
+@dataclass(frozen=True)
+class _Corner:
+    """What the game makes of its open hand (``settle_hand``) at one choice of the totals."""
+    eliminated: frozenset[str]
+    offered: frozenset[str]
+    over: bool
+    winner: str | None
+
+
+Axes = tuple[tuple[str, Amount], ...]
+
+
+def _among(field: Literal["eliminated", "offered"], pid: str) -> Callable[[_Corner], bool]:
+    """Whether ``pid`` is eliminated (or offered a buy-in) at a corner."""
+    return lambda c: pid in (c.eliminated if field == "eliminated" else c.offered)
+
+
+def _corners(variant: Variant, game: Game, settlement: OpenSettlement) -> tuple[Axes, dict[tuple[bool, ...], _Corner]]:
+    """The game settled at every corner of the totals the hand can leave: each open total at its least
+    (False) or its most (True).  Every rule the game applies to the totals reads, for each player,
+    which side of the limit they are on, or which total is the lowest; a rule that gives one answer at
+    every corner gives it for every total between (a lowest total that wins at the corner least
+    favourable to it wins everywhere), so the corners decide what is decided."""
+    axes = tuple((pid, a) for pid, a in settlement.scores if not a.decided)
+    corners = {}
+    for bits in itertools.product((False, True), repeat=len(axes)):
+        ends = {pid: (a.high if b else a.low) for (pid, a), b in zip(axes, bits)}
+        scores = tuple((pid, ends.get(pid, a.low)) for pid, a in settlement.scores)
+        result = HandResult(settlement.how, settlement.winner, (), tuple((pid, a.low) for pid, a in settlement.payments),
+                            scores)
+        after = settle_hand(variant, game, result, [])
+        corners[bits] = _Corner(frozenset(p.id for p in after.players if p.out and not game.player(p.id).out),
+                                frozenset(after.buy_in_queue), after.phase == "over", after.winner)
+    return axes, corners
+
+
+def _fact(axes: Axes, corners: dict[tuple[bool, ...], _Corner], read: Callable[[_Corner], bool | str | None]) -> Fact:
+    """``read`` decided where it gives one answer at every corner; else undetermined, needing the
+    counts of each total whose moving from its least to its most changes the answer somewhere."""
+    answers = {bits: read(c) for bits, c in corners.items()}
+    first = answers[(False,) * len(axes)]
+    if all(a == first for a in answers.values()):
+        return Fact(first)
+    needs: list[str] = []
+    for i, (_, total) in enumerate(axes):
+        if any(answers[b] != answers[b[:i] + (True,) + b[i + 1:]] for b in answers if not b[i]):
+            needs += [n for n in total.needs if n not in needs]
+    return Fact(None, tuple(needs))
+
+
+def _payout(game: Game, settlement: OpenSettlement, winner: Fact, winners: set[str | None]) -> tuple[tuple[str, Amount], ...]:
+    """What each player takes from the table when the hand ends the game (``game_settlement``): the
+    payments account after the hand at its least and its most, and the pool to whoever may win it."""
+    paid = dict(settlement.payments)
+
+    def accounts(most: bool) -> list[GamePlayer]:
+        return [replace(p, payments=p.payments + (paid[p.id].high if most else paid[p.id].low)) if p.id in paid else p
+                for p in game.players]
+    lows, highs = game_settlement(accounts(False), 0, None), game_settlement(accounts(True), 0, None)
+    out = []
+    for p in game.players:
+        sure, maybe = winner.decided and winner.value == p.id, p.id in winners
+        low, high = lows[p.id] + (game.pool if sure else 0), highs[p.id] + (game.pool if maybe else 0)
+        needs = paid[p.id].needs if p.id in paid else ()
+        needs += tuple(n for n in (winner.needs if maybe and not sure else ()) if n not in needs)
+        out.append((p.id, Amount(low, high, needs if low != high else ())))
+    return tuple(out)
 
 
 # -- starting a game ----------------------------------------------------------------------------

@@ -57,6 +57,8 @@ class Step(TypedDict):
     result: NotRequired[Any]                   # the hand's scoring, at a step that ended it
     undetermined: NotRequired[list[Any]]       # a legal step whose settlement depends on unseen cards
     settlement: NotRequired[Any]               # ... and that settlement, figure by figure
+    standing: NotRequired[Any]                 # ... and, in a game, each player's standing after it
+    outcome: NotRequired[Any]                  # ... and the game's: over, its winner, the payout
 
 
 class FirstIllegal(TypedDict):
@@ -89,6 +91,8 @@ class Final(TypedDict):
     hash: str
     result: Any
     settlement: NotRequired[Any]               # the last hand won with figures unseen cards leave open
+    standing: NotRequired[Any]                 # ... in a game, each player's standing after it
+    outcome: NotRequired[Any]                  # ... and the game's
 
 
 class Replay(TypedDict):
@@ -181,6 +185,9 @@ def _position(kind: str, position: State | Game) -> Mapping[str, Any]:
     return position.to_dict()
 
 
+OPEN_KEYS = ("settlement", "standing", "outcome")   # a hand won with figures unseen cards leave open
+
+
 def _step(i: int, answer: Mapping[str, Any], h: str) -> Step:
     """A legal step of the log: its events and hash, and the hand's result (or, a hand won with unseen
     cards, what is undetermined and the settlement figure by figure) where the step ended the hand."""
@@ -189,9 +196,19 @@ def _step(i: int, answer: Mapping[str, Any], h: str) -> Step:
         step["result"] = answer["result"]
     if "undetermined" in answer:
         step["undetermined"] = answer["undetermined"]
-    if "settlement" in answer:
-        step["settlement"] = answer["settlement"]
+    for key in OPEN_KEYS:  # standing and outcome: in a game
+        if key in answer:
+            step[key] = answer[key]  # type: ignore[literal-required]
     return step
+
+
+def _final(position: Mapping[str, Any], h: str, result: Any, opened: dict[str, Any]) -> Final:
+    """The position after the last step, its hash and the last hand's result (or, a hand won with
+    figures open, its settlement and, in a game, the standing and outcome)."""
+    final: Final = {"position": position, "hash": h, "result": result}
+    if result is None:
+        final.update(opened)  # type: ignore[typeddict-item]
+    return final
 
 
 def _parsed(kind: str, actions: list[Any]) -> list[Any]:
@@ -227,7 +244,8 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
     if start_hash is not None and start_hash != h:
         out["altered"] = {"index": None, "at": "/start_hash", "recorded": start_hash, "computed": h,
                           "explanation": "the recorded hash of the starting position does not match it"}
-    result = settlement = None
+    result: Any = None
+    opened: dict[str, Any] = {}
     verdict: Verdict | GameVerdict
     for i, action in enumerate(parsed):
         try:
@@ -253,15 +271,12 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
         current = answer["game"] if kind == "game" else answer["state"]
         h = chain(h, current)
         step = _step(i, answer, h)
-        result, settlement = step.get("result", result), step.get("settlement", settlement)
+        result, opened = step.get("result", result), {k: step[k] for k in OPEN_KEYS if k in step} or opened  # type: ignore[literal-required]
         out["steps"].append(step)
         if hashes is not None and i < len(hashes) and out["altered"] is None and hashes[i] != h:
             out["altered"] = {"index": i, "at": pointer("hashes", i), "recorded": hashes[i], "computed": h,
                               "explanation": f"the position after step {i} is not the one the log recorded: "
                                              "the log was altered at or before this step"}
     if out["first_illegal"] is None and "undetermined" not in out:
-        final: Final = {"position": current, "hash": h, "result": result}
-        if settlement is not None and result is None:
-            final["settlement"] = settlement
-        out["final"] = final
+        out["final"] = _final(current, h, result, opened)
     return out

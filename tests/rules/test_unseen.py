@@ -403,3 +403,108 @@ def test_a_settlement_with_unseen_cards_hypothesis_long(index, seed, kalookie):
     rng = random.Random(seed)
     whole, winner = _won_by_the_player_to_act(state)
     _check_settlement(variant, whole, _hidden_at_random(whole, rng.choice(whole.players).id, rng), winner, kalookie)
+
+
+# -- a game whose hand is won while cards are unseen ----------------------------------------------
+
+def _game_around(variant, before, rng: random.Random):
+    """A game whose current hand is ``before``: the players' totals drawn near the limit (where
+    there is one), buy-ins used at random and, in a contract game, the hand made the last one at
+    random, so that eliminations, buy-in offers and the end of the game all occur."""
+    from kalooki_referee.rules.game import Game, GamePlayer, resolve_stakes
+    limit, most = variant.rules.game.limit, variant.rules.game.buy_ins_max
+    stakes = resolve_stakes(variant, None)
+    initial, price = dict(stakes)["initial"], dict(stakes)["buy_in"]
+    players, hand = [], before
+    for p in before.players:
+        score = rng.randint(max(0, limit - 45), limit) if limit is not None else rng.randint(0, 300)
+        bought = rng.randint(0, most if most is not None else 3)
+        players.append(GamePlayer(p.id, score, paid_to_pool=initial + bought * price, buy_ins=bought))
+        hand = hand.with_player(p.id, score=score)
+    contract = variant.rules.contract
+    rows = (contract.last - contract.first if contract is not None and rng.random() < 0.5 else 0)
+    sheet = tuple({"hand": i + 1, "how": "call_up"} for i in range(rows))
+    return Game(tuple(players), before.dealer, stakes, sum(p.paid_to_pool for p in players), "hand", hand,
+                rows, "call_up" if rows else None, None, sheet=sheet)
+
+
+def _full_standing(variant, game, after) -> dict:
+    """What settling the hand did to the game: by (fact, player) as ``OpenHand`` names them."""
+    limit = variant.rules.game.limit
+    out = {}
+    for p in after.players:
+        if game.player(p.id).out:
+            continue
+        out["over_limit", p.id] = limit is not None and dict(after.sheet[-1]["scores"])[p.id] > limit
+        out["eliminated", p.id] = p.out
+        out["buy_in", p.id] = p.id in after.buy_in_queue
+    out["over", None], out["winner", None] = after.phase == "over", after.winner
+    return out
+
+
+def _check_game_on_a_view(variant, before, action: dict, rng: random.Random) -> tuple[int, int]:
+    """The hand's last action on a game around ``before`` and on the same game with its hand seen
+    from the acting seat: every fact the view decides is the whole game's, the rest name counts; a
+    decided payout is the whole game's, a bounded one holds it."""
+    from kalooki_referee.rules.game import adjudicate_game
+    from kalooki_referee.rules.state import Phase
+    game = _game_around(variant, before, rng)
+    whole = adjudicate_game(variant, game, action_from_dict(action))
+    view = replace(game, hand=_hidden_at_random(game.hand, game.hand.to_act, rng))
+    partial = adjudicate_game(variant, view, action_from_dict(action))
+    assert whole.legal and partial.legal and whole.open is None
+    if partial.open is None:  # every figure decided: settled as the whole game is
+        assert partial.game.to_dict() == whole.game.to_dict()
+        return 0, 0
+    assert whole.hand.phase == Phase.ENDED and partial.game.hand.phase == Phase.ENDED
+    full, o = _full_standing(variant, game, whole.game), partial.open
+    facts = {("over", None): o.over, ("winner", None): o.winner}
+    facts.update({("eliminated", pid): f for pid, f in o.eliminated})
+    facts.update({("buy_in", pid): f for pid, f in o.buy_in or ()})
+    decided = open_ = 0
+    for key, fact in facts.items():
+        if fact.decided:
+            decided += 1
+            assert fact.value == full[key], (key, fact, full[key])
+        else:
+            open_ += 1
+            assert fact.needs and all(n.endswith("/hidden") for n in fact.needs), (key, fact)
+    for pid, amount in o.over_limit:
+        assert not amount.decided or bool(amount.low) == full["over_limit", pid], (pid, amount)
+    if o.buy_in is None:
+        assert not any(full["buy_in", pid] for pid, _ in o.eliminated)
+    if o.payout is not None:
+        settled = whole.game.sheet[-1]["settlement"]
+        assert full["over", None] and dict(o.payout).keys() == settled.keys()
+        for pid, amount in o.payout:
+            assert amount.low <= settled[pid] <= amount.high and (amount.decided or amount.needs), (pid, amount)
+    return decided, open_
+
+
+def test_a_game_with_unseen_cards_agrees_with_the_whole_game_in_every_variant():
+    """Over seeded finished hands of every variant, each put in a game near its limit (or its last
+    hand) and won on the acting seat's view: the standing and the game's outcome agree with the whole
+    game's wherever the view decides them."""
+    from kalooki_referee.rules import load_variant, variant_ids
+    rng = random.Random(2612)
+    decided = open_ = 0
+    for vid in variant_ids():
+        variant = load_variant(vid)
+        for before, action in _finished_hands_cached(vid):
+            if adjudicate(variant, before, action_from_dict(action)).state.result.how == "void":
+                continue
+            for _ in range(2):
+                d, o = _check_game_on_a_view(variant, before, action, rng)
+                decided, open_ = decided + d, open_ + o
+    assert decided > 200 and open_ > 20, (decided, open_)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant_index=st.integers(0, 23), seed=st.integers(0, 2**32 - 1))
+def test_a_game_with_unseen_cards_hypothesis(variant_index, seed):
+    from kalooki_referee.rules import load_variant, variant_ids
+    vid = variant_ids()[variant_index % len(variant_ids())]
+    variant = load_variant(vid)
+    for before, action in _finished_hands_cached(vid):
+        if adjudicate(variant, before, action_from_dict(action)).state.result.how != "void":
+            _check_game_on_a_view(variant, before, action, random.Random(seed))
