@@ -103,7 +103,8 @@ BODY = (ROOT / "examples" / "first-turn.json").read_bytes()
 VARIANT = json.loads(BODY)["variant"]
 
 # legal-actions' worst case: 20 cards holding 4 jokers (a four-joker pack), before and after opening.
-FOUR_JOKERS = {"pack": {"decks": 2, "jokers": 4}}
+# a composed worst case: a hand of 20 cards, more than play gives, so the hand limit is waived
+FOUR_JOKERS = {"pack": {"decks": 2, "jokers": 4}, "positions": {"hand_limit": False}}
 _HAND_20 = ["JK", "JK", "JK", "JK", "2S", "3S", "5S", "7S", "9H", "10H", "QH", "KD", "KC", "KS", "4D", "5D", "7C", "8C",
             "AC", "AH"]
 _OTHER = ["2H", "3H", "4H", "6S", "6H", "6D", "6C"]

@@ -402,7 +402,8 @@ def _reshuffles(pos: Position) -> Found:
     return [("/reshuffles", f"{done} reshuffles; this variant allows {most}")] if done > most else NONE
 
 
-# Hand sizes (where the table asks for them: /positions/counted).  Between turns a hand holds the
+# Hand sizes: a hand over what the deal, the calls and the draw give it always (/positions/hand_limit,
+# on by default), and exactly where the table asks for it (/positions/counted).  Between turns a hand holds the
 # cards dealt (a cutter who kept the cut's joker was dealt one fewer and holds it), plus the discard
 # and the penalty cards of each allowed call, less what it has laid on the table; the player to act
 # holds one more once they have drawn.  Cards come back from the table only when a lay is picked up
@@ -413,7 +414,8 @@ def _reshuffles(pos: Position) -> Found:
 def _counting(pos: Position) -> int | None:
     """The cards dealt to each player, where the hand sizes are to be counted (asked for, the hand
     going on, its number right and the pack conserved), else None."""
-    if not pos.rules.positions.counted or pos.state.phase == Phase.ENDED:
+    asked = pos.rules.positions
+    if not (asked.counted or asked.hand_limit) or pos.state.phase == Phase.ENDED:
         return None
     hidden, expected, counts = pos.conservation
     # (with unseen cards, a card listed less often than the pack holds it is one of them)
@@ -444,6 +446,7 @@ def _hand_sizes(pos: Position) -> Found:
     if dealt is None or (pos.state.first_play and pos.state.phase == Phase.DRAW):  # (DEALT_COUNT says it)
         return NONE
     rules = pos.rules
+    counted = rules.positions.counted
     reported = rules.penalties.infractions
     picked_up = rules.contract is not None   # an incorrect contract is picked up, with what others added
     may_lay_unopened = not rules.building.requires_opening or (rules.joker_reuse.allowed
@@ -453,10 +456,10 @@ def _hand_sizes(pos: Position) -> Found:
         owed, held = _owed(pos, i, dealt), len(p.hand)
         over = held > owed and not (p.lay_barred or picked_up or _calls_settled(pos, p.calls)
                                     or "missing_discard" in reported)
-        under = held < owed and not (p.opened or p.lay_barred or picked_up or may_lay_unopened
-                                     or "missing_pluck" in reported)
+        under = counted and held < owed and not (p.opened or p.lay_barred or picked_up or may_lay_unopened
+                                                 or "missing_pluck" in reported)
         if over or under:
-            most = "exactly" if under or not p.opened else "at most"
+            most = "exactly" if under or (counted and not p.opened) else "at most"
             found.append((pointer("players", i, "hidden" if p.hidden else "hand"),
                           f"{p.id} holds {held} cards; the deal, the turns and the calls leave them {most} {owed}"))
     return found
@@ -465,7 +468,8 @@ def _hand_sizes(pos: Position) -> Found:
 def _piles(pos: Position) -> Found:
     dealt = _counting(pos)
     state, rules = pos.state, pos.rules
-    if (dealt is None or (state.first_play and state.phase == Phase.DRAW)  # (DEALT_COUNT: the hands as dealt)
+    if (dealt is None or not rules.positions.counted
+            or (state.first_play and state.phase == Phase.DRAW)  # (DEALT_COUNT: the hands as dealt)
             or {"missing_pluck", "missing_discard"} & set(rules.penalties.infractions)):
         return NONE
     if any(_calls_settled(pos, p.calls) for p in state.players) or _hand_sizes(pos):

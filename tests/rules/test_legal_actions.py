@@ -89,8 +89,9 @@ BEFORE = json.loads((Path(__file__).parent / "fixtures" / "legal_actions_before.
 @pytest.mark.parametrize("case", BEFORE, ids=lambda c: c["name"])
 def test_the_listing_of_hard_positions_is_unchanged(case):
     # answers recorded before the search moved to rules/search.py, kept only for the positions and
-    # caps no vector holds (whole listings cut by the opening limit); the rest are vectors
-    variant = load_variant(case["variant"], case["rules"])
+    # caps no vector holds (whole listings cut by the opening limit); the rest are vectors.  The
+    # positions are composed (a hand holds more than play gives), so the hand limit is waived.
+    variant = load_variant(case["variant"], {**(case["rules"] or {}), "positions": {"hand_limit": False}})
     state = state_from_dict(case["state"], variant)
     assert legal_actions(variant, state, case["cap"]) == case["answer"]
 
@@ -137,7 +138,8 @@ def test_the_order_key_orders_as_the_sorted_wire_text(actions):
 # opening search used to take seconds here (a fresh budget for every meld holding the 9S).  One
 # budget for the whole request answers in milliseconds; the search is cut before it finds an
 # opening, and only an opening found lets a player take the discard, so the take is refused.
-CRAFTED_RULES = {"pack": {"decks": 4, "jokers": 12}, "opening": {"minimum": 500}}
+# (a composed position: the hand limit waived, so the search meets a hand of 60 cards)
+CRAFTED_RULES = {"pack": {"decks": 4, "jokers": 12}, "opening": {"minimum": 500}, "positions": {"hand_limit": False}}
 CRAFTED = {"players": [{"id": "A", "hand": [r + s for r in "56789" for s in "SHDC"] * 2 + ["JK"] * 12
                                             + [r + s for r in "QK" for s in "SHDC"]},
                        {"id": "B", "hand": ["2S", "3S", "4S"], "opened": True}],
@@ -185,7 +187,7 @@ def test_a_taken_discard_owed_lists_only_the_plays_that_hold_it(variant_id):
 
 # A hostile house rule: an opening of 100 in the USPCC's way (lay-offs count) from a 60-card hand, with
 # a table full of melds to lay off on: hundreds of candidate openings of five to seven pieces each.
-LAYOFF_RULES = {"pack": {"decks": 4, "jokers": 12}, "opening": {"minimum": 100}}
+LAYOFF_RULES = {"pack": {"decks": 4, "jokers": 12}, "opening": {"minimum": 100}, "positions": {"hand_limit": False}}
 LAYOFF = {"players": [{"id": "A", "hand": [r + s for r in ("4", "5", "6", "7", "8", "9", "10") for s in "SHDC"] * 2 + ["JK"] * 4},
                       {"id": "B", "hand": ["2S"], "opened": True}],
           "melds": [{"id": f"{s}{i}", "owner": "B", "kind": "run", "cards": [r + s for r in ranks]}
