@@ -578,6 +578,9 @@ def check_game(game: Game, variant: Variant) -> list[Problem]:
     problems += _player_problems(game, variant)
     if game.phase == "hand":
         problems += _hand_problems(game, variant)
+    elif game.hand is not None:  # a settled hand leaves the record (``settle_hand``): none is carried between hands
+        problems.append(Problem("/hand", f"a game in the {game.phase.replace('_', '-')} phase carries no hand's "
+                                         "state: only a hand under way is part of the record"))
     problems.extend(_contract_problems(game, variant))
     return problems + _phase_problems(game, variant, ids)
 
