@@ -296,7 +296,9 @@ async function askReferee() {
     box.append(h("div", {class: "violations"}, distinct(verdict.violations).map(v => violationBlock(v, res))));
   }
   if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state));
-  box.append(tableNow(verdict.legal ? "The move stands; play goes on."
+  if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
+  box.append(tableNow(verdict.settlement ? "The hand is over. Settle the figures the table shows now; show the referee the cards it names (or count them at the table) for the rest."
+    : verdict.legal ? "The move stands; play goes on."
     : verdict.legal === false ? "The move does not stand: the cards go back where they were and you play as the rules allow."
     : UNDECIDED_NOW));
   box.append(h("div", {class: "controls"},

@@ -656,6 +656,40 @@ function resultBlock(result) {
       h("tbody", {}, rows)) : "");
 }
 
+// A hand won while other hands are unseen: every figure the seen cards decide, as a number; each other
+// one as the least and the most it can be, with whose unseen cards would decide it.
+const FIGURE_WORDS = {penalties: "penalty", payments: "payment", credits: "credit", scores: "score"};
+
+// A payment in words: what a player pays (a negative figure) or gets, or the least and the most of it.
+function paymentWords(least, most) {
+  const span = (a, b) => a === b ? String(a) : `${a} to ${b}`;
+  if (most < 0) return `pays ${span(-most, -least)}`;
+  if (least > 0) return `gets ${span(least, most)}`;
+  return least === 0 && most === 0 ? "0" : `${least} to ${most}`;
+}
+
+function settlementBlock(settlement, state) {
+  const kinds = Object.keys(FIGURE_WORDS).filter(k => settlement[k] && Object.keys(settlement[k]).length);
+  const players = [...new Set(kinds.flatMap(k => Object.keys(settlement[k])))];
+  const open = [];
+  const cell = (kind, player) => {
+    const f = (settlement[kind] || {})[player];
+    if (!f) return "";
+    if (!f.undetermined) return kind === "payments" ? paymentWords(f.value, f.value) : String(f.value);
+    const range = kind === "payments" ? paymentWords(f.min, f.max) : `${f.min} to ${f.max}`;
+    open.push(`${player}'s ${FIGURE_WORDS[kind]} (${range}) depends on ` +
+              (f.needs || []).map(p => needWords(p, state)).join(" and "));
+    return range;
+  };
+  const rows = players.map(player => h("tr", {}, h("th", {scope: "row"}, player), ...kinds.map(k => h("td", {}, cell(k, player)))));
+  return h("div", {class: "result settlement"},
+    h("p", {}, `${settlement.winner} won the hand (${(settlement.how || "").replace("_", " ")}). What the cards shown already settle:`),
+    h("table", {}, h("caption", {}, "The scoring of the hand, as far as the cards shown decide it"),
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Player"), ...kinds.map(k => h("th", {scope: "col"}, FIGURE_WORDS[k][0].toUpperCase() + FIGURE_WORDS[k].slice(1))))),
+      h("tbody", {}, rows)),
+    open.length ? h("ul", {class: "open-figures"}, open.map(text => h("li", {}, text + "."))) : "");
+}
+
 const PHASE_WORDS = {draw: "to play: must draw first", play: "to play: has drawn; may meld, then discards",
                      ended: "the hand is over"};
 

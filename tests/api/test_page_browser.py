@@ -585,6 +585,59 @@ def _one_byte_changed(text: str, old: str, new: str, after: str) -> str:
     return text[:at] + new + text[at + 1:]
 
 
+def _payment_words(least: int, most: int) -> str:
+    """A payment as the page words it: what a player pays (a negative figure) or gets."""
+    span = lambda a, b: str(a) if a == b else f"{a} to {b}"  # noqa: E731
+    if most < 0:
+        return f"pays {span(-most, -least)}"
+    if least > 0:
+        return f"gets {span(least, most)}"
+    return "0" if least == most == 0 else f"{least} to {most}"
+
+
+def test_a_hand_won_while_other_hands_are_unseen_shows_every_figure_the_cards_decide(open_page, base_url):
+    """"What do I owe?" at a real table: a player goes out while the other hands are counts; the page
+    shows each figure the seen cards settle as a number, each other one as its least and its most, and
+    whose unseen cards would decide it."""
+    from playwright.sync_api import expect
+    page = open_page("/")
+    page.get_by_label("Your question").select_option("discard")
+    page.get_by_label("Players at the table").select_option("3")
+    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_role("button", name="Put another meld on the table").click()
+    for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
+        put(page, "meld m1 on the table", card)
+    put(page, "the cards you want to play", "the king of hearts")
+    request, answer = asked(page)
+    assert [p.get("hidden", 0) for p in request["state"]["players"][1:]] == [13, 13]
+    assert answer == api(base_url, "/v1/adjudicate", request)[1]
+    assert answer["legal"] is True and answer["settlement"]["winner"] == request["state"]["players"][0]["id"]
+    settlement = answer["settlement"]
+    box = page.locator("#build-answer .verdict")
+    table = box.locator(".settlement table")
+    expect(table).to_be_visible()
+    open_figures = 0
+    for kind, word in (("penalties", "Penalty"), ("payments", "Payment"), ("credits", "Credit"), ("scores", "Score")):
+        figures = settlement.get(kind) or {}
+        if not figures:
+            expect(table.locator("thead")).not_to_contain_text(word)
+            continue
+        column = [h.strip() for h in table.locator("thead th").all_inner_texts()].index(word)
+        for player, figure in figures.items():
+            row = table.locator("tbody tr").filter(has=page.locator(f"th:text-is('{player}')"))
+            shown = row.locator("td").nth(column - 1)
+            least, most = (figure["min"], figure["max"]) if figure.get("undetermined") else (figure["value"],) * 2
+            open_figures += bool(figure.get("undetermined"))
+            expect(shown).to_have_text(_payment_words(least, most) if kind == "payments" else
+                                       str(least) if least == most else f"{least} to {most}")
+    # here the stake each loser pays is settled, their penalty points are not (the other hands are unseen)
+    assert open_figures and any(not f.get("undetermined") for f in settlement["payments"].values())
+    expect(box.locator(".open-figures li")).to_have_count(open_figures)
+    expect(box.locator(".open-figures")).to_contain_text("the unseen cards of Player 2's hand")
+    expect(box.locator(".table-now")).to_contain_text("Settle the figures the table shows now")
+    screenshot(page, "position-won-with-unseen-hands", "#build")
+
+
 def test_a_signed_ruling_verifies_in_the_browser_and_one_altered_byte_does_not(open_page, base_url, tmp_path):
     from playwright.sync_api import expect
     page = open_page("/")
