@@ -9,7 +9,8 @@ from flask import Blueprint, Response
 from kalooki_referee.rules import deal
 from kalooki_referee.rules.game import start_game
 from kalooki_referee.rules.legal import legal_actions
-from kalooki_referee.rules.views import commitment, view_of
+from kalooki_referee.rules.views import view_of
+from kalooki_referee.rules.wire.views import commitment
 
 from . import ops, requests
 from .wire import json_answer, json_body

@@ -3,5 +3,6 @@ components; docs/wire-format.md).  The edge (api/requests.py) checks a body's sh
 openapi.yaml, then reads it here into values, once; the core checks that the position is possible and
 rules on it; its typed answer is written here.  The core's other modules take and return typed values.
 
-Being gathered module by module (issue "The wire once"): tournaments first.
+Being gathered module by module (issue "The wire once"): tournaments, and the commitment to what a
+seat's view hides, so far.
 """

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from kalooki_referee.rules import action_from_dict, adjudicate, state_from_dict
 from kalooki_referee.rules.invariants import check_state
 from kalooki_referee.rules.state import Source, replace
-from kalooki_referee.rules.views import commitment, hidden_parts, reveal_matches, view_of
+from kalooki_referee.rules.views import view_of
+from kalooki_referee.rules.wire.views import commitment, hidden_parts, reveal_matches
 from tests.support.random_play import _corruptions, positions
 
 
