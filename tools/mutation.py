@@ -313,7 +313,7 @@ def recheck(args: argparse.Namespace) -> int:
 
 # -- the report ----------------------------------------------------------------------------------
 
-ROW = re.compile(r"^\|\s*`?(rules/[\w.]+)`?\s*\|\s*`?([\w/]+)`?\s*\|\s*(\d+)(?:\s*\(line (\d+)\))?\s*\|\s*([\w-]*)\s*\|")
+ROW = re.compile(r"^\|\s*`?(rules/[\w./]+)`?\s*\|\s*`?([\w/]+)`?\s*\|\s*(\d+)(?:\s*\(line (\d+)\))?\s*\|\s*([\w-]*)\s*\|")
 
 # The kinds of equivalent mutant: why no request can tell the mutant from the referee.  Every row of
 # the survivors' file names one (its fourth cell); the report counts them by kind.
