@@ -342,9 +342,12 @@ def _buy_in(variant: Variant, rules: TournamentRules, t: Tournament, event: Tour
         raise MalformedInput(Problem("/player", f"{player!r} is not seated at {table.id}"))
     if player in table.left:
         raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{player} has already bought in and left {table.id}")
-    if table.round != "qualifying" or t.stage != "qualifying":
+    if table.round != "qualifying":
         raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{table.id} is a {table.round.replace('_', '-')} table: "
                                                           "buying in is only at the qualifying tables")
+    if t.stage != "qualifying":
+        raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"the tournament has reached its {t.stage.replace('_', '-')}: "
+                                                          "buying in is only while the qualifying tables are played")
     if not table.playing:
         raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{table.id} is over: {table.winners[0]} has won it")
     qualifying = len(t.of_round("qualifying"))
