@@ -427,6 +427,16 @@ def asked(page) -> tuple[dict, dict]:
     return info.value.request.post_data_json, info.value.json()
 
 
+def opened_table_with_a_run(page, question: str) -> None:
+    """Three at the table, you have opened, and a run of the five, six and seven of clubs lies on it."""
+    page.get_by_label("Your question").select_option(question)
+    page.get_by_label("Players at the table").select_option("3")
+    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_role("button", name="Put another meld on the table").click()
+    for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
+        put(page, "meld m1 on the table", card)
+
+
 def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(open_page, base_url):
     from playwright.sync_api import expect
     page = open_page("/")
@@ -434,12 +444,7 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     british = next(v for v in variants["variants"] if v["id"] == "british")["parameters"]
 
     # "May I add these three clubs to that run?": a run on the table, three cards to add, the rest of a hand
-    page.get_by_label("Your question").select_option("build")
-    page.get_by_label("Players at the table").select_option("3")
-    page.get_by_label("I have already laid my first meld (opened)").check()
-    page.get_by_role("button", name="Put another meld on the table").click()
-    for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
-        put(page, "meld m1 on the table", card)
+    opened_table_with_a_run(page, "build")
     for card in ("the eight of clubs", "the nine of clubs", "the ten of clubs"):
         put(page, "the cards you want to play", card)
     for card in ("the king of hearts", "a joker"):
@@ -601,12 +606,7 @@ def test_a_hand_won_while_other_hands_are_unseen_shows_every_figure_the_cards_de
     whose unseen cards would decide it."""
     from playwright.sync_api import expect
     page = open_page("/")
-    page.get_by_label("Your question").select_option("discard")
-    page.get_by_label("Players at the table").select_option("3")
-    page.get_by_label("I have already laid my first meld (opened)").check()
-    page.get_by_role("button", name="Put another meld on the table").click()
-    for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
-        put(page, "meld m1 on the table", card)
+    opened_table_with_a_run(page, "discard")
     put(page, "the cards you want to play", "the king of hearts")
     request, answer = asked(page)
     assert [p.get("hidden", 0) for p in request["state"]["players"][1:]] == [13, 13]
