@@ -752,11 +752,10 @@ def settle_hand(variant: Variant, game: Game, result: HandResult, events: list[e
         score, payments = carried(result, p.id, p.payments)
         game = game.with_player(p.id, score=score, payments=payments)
     # a game without a limit (limit: null) eliminates no one: scores only accumulate
-    over = [p for p in game.active if limit is not None and p.score > limit]
     survivors = [p for p in game.active if limit is None or p.score <= limit]
     eliminated: list[str] = []
     queue: list[str] = []
-    if over and limit is not None:  # (someone is over only where there is a limit)
+    if limit is not None:  # each player over it, from the winner's left, is offered a buy-in or is out
         assert result.winner is not None  # a hand that is not void has a winner
         allowed = len(survivors) >= variant.rules.game.buy_in_min_survivors
         order = _clockwise_from_left_of(game, result.winner)

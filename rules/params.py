@@ -516,6 +516,23 @@ def declared(group: type) -> list[Declared]:
     return out
 
 
+def wire_value(value: Any) -> Any:
+    """A declared value (a default, a group) as the wire and a variant file write it."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: wire_value(getattr(value, f.name)) for f in dataclass_fields(value)}
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, tuple):
+        return [wire_value(v) for v in value]
+    return value
+
+
+def group_defaults() -> Any:
+    """The groups a variant file may leave out, by name, each as the wire writes its default (house
+    rules that change part of such a group are laid over it: ``Variant.with_rules``)."""
+    return {d.name: wire_value(d.default) for d in declared(Rules) if is_dataclass(d.default)}
+
+
 def _range(meta: Mapping[str, Any]) -> list[validate.Validator]:
     return [validate.Range(min=meta["lo"], max=meta["hi"])] if meta["lo"] is not None or meta["hi"] is not None else []
 

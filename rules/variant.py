@@ -22,7 +22,7 @@ import yaml
 
 from .clauses import Cited, citation, registry
 from .errors import InvalidRules, Problem, UnknownVariant, pointer
-from .params import RULES_SCHEMA, Rules, load_rules
+from .params import RULES_SCHEMA, Rules, group_defaults, load_rules
 
 HERE = Path(__file__).resolve().parent
 VARIANT_DIR = HERE / "variants"
@@ -62,6 +62,7 @@ def _thaw(value: Any) -> Any:
 
 
 MAX_RULES_DEPTH = 6
+GROUP_DEFAULTS = group_defaults()   # the groups a variant file may leave out, as their defaults
 
 
 def _depth(value: Any) -> int:
@@ -195,7 +196,10 @@ class Variant:
             key = None
         if key is not None and key in _RESOLVED:
             return _RESOLVED[key]
-        merged = deep_merge(_thaw(self.params), rules)
+        # a group the variant's file leaves to its default is changed from that default
+        base = _thaw(self.params)
+        base.update({k: v for k, v in GROUP_DEFAULTS.items() if k in rules and k not in base})
+        merged = deep_merge(base, rules)
         typed = _check_parameters(merged, base_pointer)
         resolved = Variant(self.id, self.name, self.family, self.extends, self.sources, self.clauses,
                            self.decisions, _freeze(merged), typed, self.clause_map,

@@ -21,7 +21,7 @@ from typing import Any, Mapping, get_args, get_origin
 
 import yaml
 
-from kalooki_referee.rules.params import Rules, declared
+from kalooki_referee.rules.params import Rules, declared, wire_value
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT_SCHEMA = ROOT / "rules" / "variant.schema.yaml"
@@ -42,17 +42,6 @@ CHECKED_BY = ("rules/params.py: the service checks a request's rules by the decl
 
 
 # -- the declarations as JSON Schema ------------------------------------------------------------------
-
-def wire_value(value: Any) -> Any:
-    """A declared default as the wire writes it."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: wire_value(getattr(value, f.name)) for f in dataclass_fields(value)}
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, tuple):
-        return [wire_value(v) for v in value]
-    return value
-
 
 def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     if "enum" in schema:
