@@ -118,7 +118,7 @@ def _needs(codes: Sequence[str]) -> Counter[str]:
 
 _Need = tuple[tuple[int, int], ...]   # the cards a piece takes from the hand: (card number, how many)
 _Naturals = frozenset[tuple[int, str]]  # the natural cards held, as (rank, suit)
-_Group = tuple[str, str]               # a lay-off's group, ``what[:2]``: ("build", meld id)
+_Group = tuple[str, str, str]          # a lay-off's group, its ``what``: ("build", meld id, end)
 
 # every card by a number (the naturals, then the joker): a hand is a list of counts
 _CARDS = tuple(_CODE[r, s] for r in range(2, 15) for s in SUITS) + (JOKER_CODE,)
@@ -367,7 +367,7 @@ def _prepare(pieces: Sequence[Piece], worth: list[int], budget: Budget, needs: S
         for c, n in need:
             if last[c] > i:
                 later += worth[c] * n
-        rows.append((len(p.codes), p.what[:2] if isinstance(p.what, tuple) else None, need, p.value, later,
+        rows.append((len(p.codes), p.what if isinstance(p.what, tuple) else None, need, p.value, later,
                      expiring[i]))
     return _Prepared(pieces, rows, tuple(c for c, i in enumerate(last) if i >= 0))
 
@@ -480,7 +480,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
                 kept, kept_needs = _left_singles(singles, single_needs, left)
                 layoffs = _layoffs(table, naturals, left[-1], variant)
                 left_pieces[key] = _prepare(kept + layoffs, worth, budget, kept_needs + [_need(p.codes) for p in layoffs])
-            groups: frozenset[_Group] = frozenset({piece.what[:2]}) if isinstance(piece.what, tuple) else frozenset()
+            groups: frozenset[_Group] = frozenset({piece.what}) if isinstance(piece.what, tuple) else frozenset()
             more = _combinations(left_pieces[key], left, max(0, minimum - piece.value), worth, COMPLETIONS,
                                  budget, piece.is_meld, groups, keep)
             cut = cut or more.cut
