@@ -159,8 +159,10 @@ def single_melds(hand: Sequence[Card], variant: Variant) -> list[Piece]:
     naturals = frozenset((c.rank, c.suit) for c in hand if not c.is_joker)
     pieces = _single_melds(naturals, jokers, variant)
     melds = variant.rules.melds
+    if melds.set.distinct_suits and melds.set.identical_triples:
+        pieces = pieces + _identical_triples(hand, jokers, variant)
     if melds.set.distinct_suits and melds.set.min_naturals == 1 and melds.run.adjacent_jokers:
-        return pieces
+        return sorted(pieces, key=_canonical) if melds.set.identical_triples else pieces
     # sets that may repeat a card, sets needing more than one natural, runs whose jokers may not touch
     kept = [p for p in pieces if p.what == "run" and (melds.run.adjacent_jokers or not _jokers_touch(p.codes))]
     if melds.set.distinct_suits:
@@ -168,7 +170,29 @@ def single_melds(hand: Sequence[Card], variant: Variant) -> list[Piece]:
                  and sum(1 for c in p.codes if not c.startswith(JOKER_CODE)) >= melds.set.min_naturals]
     else:
         kept += _sets_repeating_cards(hand, jokers, variant)
-    return sorted(kept, key=lambda p: (p.what,) + p.codes)
+    return sorted(kept, key=_canonical)
+
+
+def _canonical(piece: Piece) -> tuple[str, ...]:
+    return (str(piece.what),) + piece.codes
+
+
+def _identical_triples(hand: Sequence[Card], jokers: int, variant: Variant) -> list[Piece]:
+    """Where sets may be three identical cards (``identical_triples``, the three-deck game): each
+    natural held at least twice, three times over or twice with a joker standing in for the third."""
+    rules = variant.rules.melds.set
+    if not rules.min <= 3 <= rules.max:
+        return []
+    held = Counter(c.code for c in hand if not c.is_joker)
+    out: list[Piece] = []
+    for code, n in sorted(held.items()):
+        card = parse_card(code)
+        worth = _rank_value(card.rank, variant) * 3
+        if n >= 3 and rules.min_naturals <= 3:
+            out.append(Piece("set", (code,) * 3, worth))
+        if n >= 2 and jokers and rules.min_naturals <= 2:
+            out.append(Piece("set", (code, code, _SET_JOKER[card.rank]), worth))
+    return out
 
 
 def _jokers_touch(codes: Sequence[str]) -> bool:
