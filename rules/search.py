@@ -118,7 +118,7 @@ def _needs(codes: Sequence[str]) -> Counter[str]:
 
 _Need = tuple[tuple[int, int], ...]   # the cards a piece takes from the hand: (card number, how many)
 _Naturals = frozenset[tuple[int, str]]  # the natural cards held, as (rank, suit)
-_Group = tuple[str, str]               # a lay-off's group, ``what[:2]``: ("build", meld id)
+_Group = tuple[str, str, str]          # a lay-off's group, its ``what``: ("build", meld id, end)
 
 # every card by a number (the naturals, then the joker): a hand is a list of counts
 _CARDS = tuple(_CODE[r, s] for r in range(2, 15) for s in SUITS) + (JOKER_CODE,)
@@ -159,8 +159,10 @@ def single_melds(hand: Sequence[Card], variant: Variant) -> list[Piece]:
     naturals = frozenset((c.rank, c.suit) for c in hand if not c.is_joker)
     pieces = _single_melds(naturals, jokers, variant)
     melds = variant.rules.melds
+    if melds.set.distinct_suits and melds.set.identical_triples:
+        pieces = pieces + _identical_triples(hand, jokers, variant)
     if melds.set.distinct_suits and melds.set.min_naturals == 1 and melds.run.adjacent_jokers:
-        return pieces
+        return sorted(pieces, key=_canonical) if melds.set.identical_triples else pieces
     # sets that may repeat a card, sets needing more than one natural, runs whose jokers may not touch
     kept = [p for p in pieces if p.what == "run" and (melds.run.adjacent_jokers or not _jokers_touch(p.codes))]
     if melds.set.distinct_suits:
@@ -168,7 +170,29 @@ def single_melds(hand: Sequence[Card], variant: Variant) -> list[Piece]:
                  and sum(1 for c in p.codes if not c.startswith(JOKER_CODE)) >= melds.set.min_naturals]
     else:
         kept += _sets_repeating_cards(hand, jokers, variant)
-    return sorted(kept, key=lambda p: (p.what,) + p.codes)
+    return sorted(kept, key=_canonical)
+
+
+def _canonical(piece: Piece) -> tuple[str, ...]:
+    return (str(piece.what),) + piece.codes
+
+
+def _identical_triples(hand: Sequence[Card], jokers: int, variant: Variant) -> list[Piece]:
+    """Where sets may be three identical cards (``identical_triples``, the three-deck game): each
+    natural held at least twice, three times over or twice with a joker standing in for the third."""
+    rules = variant.rules.melds.set
+    if not rules.min <= 3 <= rules.max:
+        return []
+    held = Counter(c.code for c in hand if not c.is_joker)
+    out: list[Piece] = []
+    for code, n in sorted(held.items()):
+        card = parse_card(code)
+        worth = _rank_value(card.rank, variant) * 3
+        if n >= 3 and rules.min_naturals <= 3:
+            out.append(Piece("set", (code,) * 3, worth))
+        if n >= 2 and jokers and rules.min_naturals <= 2:
+            out.append(Piece("set", (code, code, _SET_JOKER[card.rank]), worth))
+    return out
 
 
 def _jokers_touch(codes: Sequence[str]) -> bool:
@@ -367,7 +391,7 @@ def _prepare(pieces: Sequence[Piece], worth: list[int], budget: Budget, needs: S
         for c, n in need:
             if last[c] > i:
                 later += worth[c] * n
-        rows.append((len(p.codes), p.what[:2] if isinstance(p.what, tuple) else None, need, p.value, later,
+        rows.append((len(p.codes), p.what if isinstance(p.what, tuple) else None, need, p.value, later,
                      expiring[i]))
     return _Prepared(pieces, rows, tuple(c for c, i in enumerate(last) if i >= 0))
 
@@ -480,7 +504,7 @@ def openings(variant: Variant, hand: Sequence[Card], table: Sequence[TableMeld] 
                 kept, kept_needs = _left_singles(singles, single_needs, left)
                 layoffs = _layoffs(table, naturals, left[-1], variant)
                 left_pieces[key] = _prepare(kept + layoffs, worth, budget, kept_needs + [_need(p.codes) for p in layoffs])
-            groups: frozenset[_Group] = frozenset({piece.what[:2]}) if isinstance(piece.what, tuple) else frozenset()
+            groups: frozenset[_Group] = frozenset({piece.what}) if isinstance(piece.what, tuple) else frozenset()
             more = _combinations(left_pieces[key], left, max(0, minimum - piece.value), worth, COMPLETIONS,
                                  budget, piece.is_meld, groups, keep)
             cut = cut or more.cut
