@@ -348,9 +348,16 @@ def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> No
         raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
                       "a player must keep one card to discard: going out ends with a discard",
                       charge=Charge(state.to_act, "missing_discard"))
-    if not variant.rules.discarding.joker and all(c.is_joker for c in hand):
-        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
-                      "the card kept to discard cannot be a joker: a joker is never discarded")
+    if not variant.rules.discarding.joker and all(c.is_joker or c is UNSEEN for c in hand):
+        hidden = hand.count(UNSEEN)
+        if not hidden:
+            raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                          "the card kept to discard cannot be a joker: a joker is never discarded")
+        if unaccounted(state, variant)[JOKER] >= hidden:  # else some unseen card is a natural, kept to discard
+            raise Undetermined(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                               f"whether {state.to_act} keeps a card other than a joker to discard depends on the "
+                               f"{hidden} cards of their hand nobody listed (a joker is never discarded)",
+                               _hidden_of(state, state.to_act))
     if len(hand) < 2 and state.current.barred:
         raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                       "a player who did not announce their last cards may not go out on this turn")
