@@ -605,7 +605,12 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
         turn = replace(state.turn, opened_this_turn=False,
                        builds=tuple(b for b in state.turn.builds if b[0] not in gone))
         state = replace(state, turn=turn)
-        fixable = bool(search.contract_openings(variant, hand, state.hand_number, limit=1).openings)
+        # the search reads the seen cards (an unseen card is no candidate, and made it fail: a 500)
+        fixable = bool(search.contract_openings(variant, seen(hand), state.hand_number, limit=1).openings)
+        if not fixable and UNSEEN in hand:  # the seen cards cannot lay it; the unseen ones might
+            raise Undetermined(PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
+                               f"whether {target.id} can still lay the contract from the cards held depends on the "
+                               f"{target.hidden} cards of their hand nobody listed", _hidden_of(state, target.id))
         points = 0 if fixable else rules.points
         events.append(ev.Penalized(target.id, "incorrect_lay", points))
         return state.with_player(target.id, hand=hand, opened=False, score=target.score + points)
