@@ -637,6 +637,9 @@ def _phase_problems(game: Game, variant: Variant, ids: list[str]) -> list[Proble
     if game.phase == "buy_in":
         if not game.buy_in_queue or game.buy_in_score is None:
             problems.append(Problem("/buy_in_queue", "the buy-in phase needs players deciding and the score to rejoin at"))
+        if game.last_hand not in ("call_up", "kalookie"):  # a void hand scores nothing, so puts no one over
+            problems.append(Problem("/last_hand", "the buy-in phase follows a hand someone won, so the last hand "
+                                                  f"was a call-up or a kalookie, not {game.last_hand or 'none'}"))
         problems += [Problem("/buy_in_queue", f"{q!r} is not a player") for q in game.buy_in_queue if q not in ids]
     elif game.buy_in_queue:
         problems.append(Problem("/buy_in_queue", "buy-in decisions are owed only in the buy-in phase"))
@@ -805,11 +808,9 @@ def _after_decisions(variant: Variant, game: Game, events: list[ev.Event]) -> Ga
         return _game_over(game, best[0] if len(best) == 1 else None, events)
     if len(active) <= 1:
         return _game_over(game, active[0].id if active else game.last_winner, events)
-    dealer = game.dealer
-    if game.last_hand != "void":
-        dealer = game.next_active_left_of(game.dealer)
-    elif game.player(dealer).out:  # pragma: no cover - reached only after a won hand (settle_hand returns before this for a void one, and a buy-in phase follows a won hand), so last_hand is never void here
-        dealer = game.next_active_left_of(dealer)
+    # reached only after a won hand (``settle_hand`` settles a void one itself, and a buy-in phase
+    # follows a won hand: ``_phase_problems``), so the deal passes to the left
+    dealer = game.next_active_left_of(game.dealer)
     return replace(game, phase="between", dealer=dealer, buy_in_queue=(), buy_in_score=None)
 
 

@@ -347,7 +347,8 @@ def _buy_in(variant: Variant, rules: TournamentRules, t: Tournament, event: Tour
         raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{table.id} is a {table.round.replace('_', '-')} table: "
                                                           "buying in is only at the qualifying tables")
     if t.stage != "qualifying":
-        raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"the tournament has reached its {t.stage.replace('_', '-')}: "
+        reached = "is over" if t.stage == "finished" else f"has reached its {t.stage.replace('_', '-')}"
+        raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"the tournament {reached}: "
                                                           "buying in is only while the qualifying tables are played")
     if not table.playing:
         raise Illegal(BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, f"{table.id} is over: {table.winners[0]} has won it")

@@ -519,7 +519,7 @@ def _known_ids(directory: str) -> frozenset[str]:
     return frozenset(variant_ids(directory))
 
 
-def _quoted(value: Any) -> str:  # pragma: no cover - an unknown id: every vector runs under a variant (vectors/lint.py)
+def _quoted(value: Any) -> str:  # pragma: no cover - a non-string id is refused by openapi.yaml first; only a notation names an unknown one
     """A requested id as an answer quotes it: a long one is cut."""
     if not isinstance(value, str):
         return f"of type {type(value).__name__}"

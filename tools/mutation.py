@@ -1,7 +1,7 @@
 """The vector suite's strength, measured: a mutation run over the rule modules (cosmic-ray).
 
-    python -m tools.mutation run [--sample 300] [--seed SEED] [--timeout 60] [--dir DIR]
-    python -m tools.mutation resume [--dir DIR]     # a stopped run: its pending mutants
+    python -m tools.mutation run [--sample 300] [--seed SEED] [--timeout 60] [--dir DIR] [--jobs 1]
+    python -m tools.mutation resume [--dir DIR] [--jobs 1]     # a stopped run: its pending mutants
     python -m tools.mutation recheck [--dir DIR]    # the survivors again, against the vectors as they are now
     python -m tools.mutation report [--dir DIR]
     python -m tools.mutation vectors          # the test: every vector in process, stops at the first failure
@@ -12,8 +12,8 @@ repository's own files are never mutated), lists every mutant cosmic-ray can mak
 modules (``rules/*.py`` but the generated ``clause_ids.py``, the maintainer's ``clause_tools.py``
 and the re-exports of ``__init__.py``), leaves out the mutants inside type annotations (never
 evaluated: ``from __future__ import annotations``), draws the sample, marks every other mutant
-skipped, and lets cosmic-ray apply each sampled mutant in turn and run ``vectors`` against it, one
-process at a time.  A mutant is killed when the run fails (a vector fails or errors, the process
+skipped, and lets cosmic-ray apply each sampled mutant in turn and run ``vectors`` against it, in
+``--jobs`` processes at once (each with its own scratch copy, default one).  A mutant is killed when the run fails (a vector fails or errors, the process
 crashes, or it exceeds the timeout).
 
 The sample.  The mutants are put in a fixed order (module, operator, occurrence); each module gets
@@ -199,17 +199,19 @@ def wilson(killed: int, n: int, z: float = 1.959964) -> tuple[float, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cosmic_ray.commands import execute, init
+    from cosmic_ray.commands import init
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import WorkerOutcome, WorkResult
 
-    args.dir = str(Path(args.dir).resolve())  # the run moves into its scratch copy; the report reads the folder given
     drawn = args.seed is None
     if drawn:
         args.seed = secrets.token_hex(6)
     out = Path(args.dir).resolve()
     tree = out / "tree"
     prepare(tree)
+    for extra in _trees(out, args.jobs)[1:]:
+        if extra.exists():
+            shutil.rmtree(extra)
     session = out / "session.sqlite"
     if session.exists():
         session.unlink()
@@ -246,9 +248,48 @@ def run(args: argparse.Namespace) -> int:
         print(f"mutants: {len(items)} in {len(paths)} modules, {len(in_notes)} in type annotations left out; "
               f"sample {len(chosen)} (seed {args.seed!r})", flush=True)
         t0 = time.monotonic()
-        execute(db, _config(args))
-        print(f"ran {len(chosen)} mutants in {time.monotonic() - t0:.0f} s")
+        _execute(db, _trees(out, args.jobs), args.timeout)
+        print(f"ran {len(chosen)} mutants in {time.monotonic() - t0:.0f} s ({args.jobs} at a time)")
     return report(args)
+
+
+def _trees(out: Path, jobs: int) -> list[Path]:
+    """The scratch copies a run with ``jobs`` processes mutates: ``tree``, then ``tree-2``... (copies of it)."""
+    return [out / "tree"] + [out / f"tree-{k}" for k in range(2, jobs + 1)]
+
+
+def _enter(trees: Any) -> None:
+    """A worker process's start: it takes a scratch copy of its own and works in it."""
+    os.chdir(trees.get())
+
+
+def _mutate_and_test(mutations: Any, timeout: float) -> Any:
+    from cosmic_ray.mutating import mutate_and_test
+    return mutate_and_test(mutations, f"{sys.executable} -m tools.mutation vectors", timeout)
+
+
+def _execute(db: Any, trees: list[Path], timeout: float) -> None:
+    """Run the sampled mutants still pending, one process per scratch copy: cosmic-ray applies a
+    mutant to the copy its process works in and runs the vectors there, and the result goes to the
+    session as soon as it comes."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    for tree in trees[1:]:
+        if not tree.exists():
+            shutil.copytree(trees[0], tree)
+    pending = list(db.pending_work_items)
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    for tree in trees:
+        queue.put(str(tree))
+    done = 0
+    with ProcessPoolExecutor(len(trees), mp_context=context, initializer=_enter, initargs=(queue,)) as pool:
+        futures = {pool.submit(_mutate_and_test, item.mutations, timeout): item for item in pending}
+        for future in as_completed(futures):
+            db.set_result(futures[future].job_id, future.result())
+            done += 1
+            if done % 10 == 0 or done == len(pending):
+                print(f"  {done}/{len(pending)} mutants run", flush=True)
 
 
 def _config(args: argparse.Namespace) -> Any:
@@ -261,13 +302,11 @@ def _config(args: argparse.Namespace) -> Any:
 
 
 def resume(args: argparse.Namespace) -> int:
-    """Run the sampled mutants a stopped run left pending, in the same scratch copy."""
-    from cosmic_ray.commands import execute
+    """Run the sampled mutants a stopped run left pending, in the same scratch copies."""
     from cosmic_ray.work_db import WorkDB, use_db
     out = Path(args.dir).resolve()
-    os.chdir(out / "tree")
     with use_db(str(out / "session.sqlite"), WorkDB.Mode.open) as db:
-        execute(db, _config(args))
+        _execute(db, _trees(out, args.jobs), args.timeout)
     return report(args)
 
 
@@ -435,6 +474,7 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--timeout", type=float, default=60.0, help="seconds before a mutant's run counts as killed")
     r.add_argument("--dir", default=str(DEFAULT_DIR), help="the scratch folder (default test-artifacts/mutation)")
     r.add_argument("--module", action="append", help="only this module, e.g. rules/shuffle.py (repeatable; default all)")
+    r.add_argument("--jobs", type=int, default=1, help="mutants run at once, each in its own scratch copy (default 1)")
     p = sub.add_parser("report", help="the figure and the unexplained survivors of the last run")
     p.add_argument("--dir", default=str(DEFAULT_DIR))
     for name, what in (("resume", "run the sampled mutants a stopped run left pending"),
@@ -442,9 +482,13 @@ def main(argv: list[str] | None = None) -> int:
         q = sub.add_parser(name, help=what)
         q.add_argument("--timeout", type=float, default=60.0)
         q.add_argument("--dir", default=str(DEFAULT_DIR))
+        if name == "resume":
+            q.add_argument("--jobs", type=int, default=1)
     sub.add_parser("vectors", help="the test: every vector in process, stopping at the first failure")
     sub.add_parser("failing", help="the ids of every vector that fails, one per line")
     args = parser.parse_args(argv)
+    if getattr(args, "dir", None):
+        args.dir = str(Path(args.dir).resolve())  # the commands move into the scratch copy; the folder is the one given
     if args.command in ("vectors", "failing"):
         return vectors_main(all_failures=args.command == "failing")
     if args.command in ("run", "resume", "recheck"):

@@ -315,7 +315,18 @@ def build_file(path: Path) -> dict[str, Any]:
         ctx, test = _group_and_test(src, data["variant"], f"{path.name}#{i} ({src.get('id')})")
         key = json.dumps(ctx, sort_keys=True)
         groups.setdefault(key, {**ctx, "tests": []})["tests"].append(test)
-    return {**_header(data), "groups": list(groups.values())}
+    return {**_header(data), **_shared_source(list(groups.values()))}
+
+
+def _shared_source(groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """The groups, with the sources most of them cite said once, in the file's header (``source``):
+    a group that cites those names none of its own."""
+    counts = Counter(_compact(g["source"]) for g in groups)
+    top, n = counts.most_common(1)[0]
+    if n < 2:
+        return {"groups": groups}
+    return {"source": json.loads(top),
+            "groups": [{k: v for k, v in g.items() if not (k == "source" and _compact(v) == top)} for g in groups]}
 
 
 def _compact(value: object) -> str:

@@ -101,7 +101,8 @@ def _copied(value: Any) -> Any:
 
 def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The tests of a grouped file as plain self-contained vectors: each test's request is its
-    group's ``variant``, ``rules`` and ``request`` with the test's own ``request`` over them."""
+    group's ``variant``, ``rules`` and ``request`` with the test's own ``request`` over them, and its
+    sources the group's (or, where the group names none, the file's)."""
     for group in doc["groups"]:
         shared: dict[str, Any] = {"variant": group["variant"]}
         if "rules" in group:
@@ -109,7 +110,7 @@ def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
         shared.update(group.get("request", {}))
         for test in group["tests"]:
             vec = {"id": test["id"], "description": test["description"], "clauses": test["clauses"],
-                   "source": group["source"]}
+                   "source": group.get("source", doc.get("source"))}
             if group.get("decision"):
                 vec["decision"] = group["decision"]
             vec.update({"endpoint": group["endpoint"], "request": {**_copied(shared), **test.get("request", {})},
@@ -141,7 +142,7 @@ def inherited_vectors(manifest: dict[str, Any], load: Callable[[str], dict[str, 
         doc = load(f"{spec['from']}/{name}")
         for group in doc["groups"]:
             fill = group.get("fill", "stock")
-            for vec in plain_vectors({"groups": [group]}):
+            for vec in plain_vectors({"source": doc.get("source"), "groups": [group]}):
                 cited = (set(vec["clauses"]) | set(vec["expected"].get("violations", []))
                          | set(vec["expected"].get("undetermined", [])))
                 if vec["id"] in by_id or cited & by_clause or vec["endpoint"] in by_endpoint:

@@ -106,7 +106,7 @@ def test_a_small_mutation_run_works_end_to_end(tmp_path):
     pytest.importorskip("cosmic_ray")
     before = _digest(ROOT / "rules")
     proc = subprocess.run([sys.executable, "-m", "tools.mutation", "run", "--sample", "3", "--module", "rules/shuffle.py",
-                           "--dir", str(tmp_path / "run"), "--timeout", "60"],
+                           "--dir", str(tmp_path / "run"), "--timeout", "60", "--jobs", "2"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     out = proc.stdout + proc.stderr
     assert "baseline: vectors:" in out, out
