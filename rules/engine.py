@@ -348,9 +348,16 @@ def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> No
         raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
                       "a player must keep one card to discard: going out ends with a discard",
                       charge=Charge(state.to_act, "missing_discard"))
-    if not variant.rules.discarding.joker and all(c.is_joker for c in hand):
-        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
-                      "the card kept to discard cannot be a joker: a joker is never discarded")
+    if not variant.rules.discarding.joker and all(c.is_joker or c is UNSEEN for c in hand):
+        hidden = hand.count(UNSEEN)
+        if not hidden:
+            raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                          "the card kept to discard cannot be a joker: a joker is never discarded")
+        if unaccounted(state, variant)[JOKER] >= hidden:  # else some unseen card is a natural, kept to discard
+            raise Undetermined(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                               f"whether {state.to_act} keeps a card other than a joker to discard depends on the "
+                               f"{hidden} cards of their hand nobody listed (a joker is never discarded)",
+                               _hidden_of(state, state.to_act))
     if len(hand) < 2 and state.current.barred:
         raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                       "a player who did not announce their last cards may not go out on this turn")
@@ -598,7 +605,12 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
         turn = replace(state.turn, opened_this_turn=False,
                        builds=tuple(b for b in state.turn.builds if b[0] not in gone))
         state = replace(state, turn=turn)
-        fixable = bool(search.contract_openings(variant, hand, state.hand_number, limit=1).openings)
+        # the search reads the seen cards (an unseen card is no candidate, and made it fail: a 500)
+        fixable = bool(search.contract_openings(variant, seen(hand), state.hand_number, limit=1).openings)
+        if not fixable and UNSEEN in hand:  # the seen cards cannot lay it; the unseen ones might
+            raise Undetermined(PENALTY_JAMAICAN_INCORRECT_LAY_BEFORE_DISCARD,
+                               f"whether {target.id} can still lay the contract from the cards held depends on the "
+                               f"{target.hidden} cards of their hand nobody listed", _hidden_of(state, target.id))
         points = 0 if fixable else rules.points
         events.append(ev.Penalized(target.id, "incorrect_lay", points))
         return state.with_player(target.id, hand=hand, opened=False, score=target.score + points)

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from .actions import Action, MeldAction, action_to_dict, order_key
+from .cards import UNSEEN
 from .engine import adjudicate
 from .melds import remembered_readings
 from .search import candidates
@@ -84,12 +85,13 @@ def _verified(variant: Variant, state: State, actions: list[Action],
     undetermined: list[Action] = []
     # The engine's answer for new melds alone, by what can still tell two of them apart: whether they
     # hold the taken discard the turn owes (``must_use``), and what they leave in hand to discard
-    # (none, one card or more, only jokers: ``engine._check_hand_left``).
+    # (none, one card or more, no seen natural: ``engine._check_hand_left``, where jokers and unseen
+    # cards alone leave the answer to the unseen cards).
     melds_ok: dict[tuple[bool, int, bool], bool | None] = {}
     shortcut = not verify_all and state.turn.pending_jokers == 0
     must = state.turn.must_use
     held = len(state.current.hand)
-    naturals = sum(1 for c in state.current.hand if not c.is_joker)
+    naturals = sum(1 for c in state.current.hand if not c.is_joker and c is not UNSEEN)  # seen naturals
     budget, unchecked = CHECK_BUDGET, False
     for action in actions:
         if shortcut and isinstance(action, MeldAction) and not action.builds:

@@ -269,8 +269,9 @@ def _stage_problems(t: Tournament, rules: TournamentRules) -> list[Problem]:
         if finals or t.stage == "final":
             problems.append(Problem("/stage", "a single qualifying winner wins the tournament without a final"))
     elif len(finals) != 1 or finals[0].seats != expected:
-        problems.append(Problem("/tables", f"the final seats {', '.join(expected)}, the winners before it "
-                                           f"({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
+        seated = (f"the final seats {', '.join(expected)}, the winners before it" if expected
+                  else "the final seats the winners before it, and no table before it has a winner yet")
+        problems.append(Problem("/tables", f"{seated} ({TOURNAMENT_BLACKPOOL_SEMIS_AND_FINAL})"))
     elif (t.stage == "final") != finals[0].playing:
         problems.append(Problem("/stage", "the tournament is finished exactly when its final has a winner"))
     if t.stage == "finished":

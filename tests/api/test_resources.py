@@ -127,3 +127,22 @@ def test_the_new_paths_are_in_the_contract(client):
                  "/v1/variants/{variant_id}/rulings"):
         assert "404" in document["paths"][path]["get"]["responses"] or "{" not in path
     assert "rulings" in document["components"]["schemas"]["Violation"]["required"]
+
+
+def test_a_variant_that_extends_another_lists_its_parents_clauses_less_those_it_drops(client):
+    """GET /v1/variants/{id} of a variant file that ``extends`` another: its clauses are the parent's
+    as served, less the file's ``clauses_drop``, with its ``clauses_add`` (read from the file here)."""
+    from pathlib import Path
+    import kalooki_referee.rules as rules_package
+    checked = 0
+    for path in sorted((Path(rules_package.__file__).parent / "variants").glob("*.yaml")):
+        data = yaml.safe_load(path.read_text())
+        if not data.get("extends"):
+            continue
+        served = set(client.get(f"/v1/variants/{data['id']}").get_json()["clauses"])
+        parent = set(client.get(f"/v1/variants/{data['extends']}").get_json()["clauses"])
+        drop, add = set(data.get("clauses_drop") or ()), set(data.get("clauses_add") or ())
+        assert served == (parent - drop) | add, data["id"]
+        assert not served & drop, data["id"]
+        checked += bool(drop)
+    assert checked >= 5  # british_ace_low, british_blackpool, the max variants... drop clauses
