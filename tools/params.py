@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from dataclasses import fields as dataclass_fields
 from dataclasses import is_dataclass
 from enum import StrEnum
 from typing import Any, Mapping, get_args, get_origin
