@@ -5,6 +5,7 @@ A rule-illegal action is not an exception for the caller: it is a verdict with `
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -38,7 +39,7 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
 from .clauses import Cited, citation
 from . import events as ev
-from .errors import MalformedInput, Problem, pointer
+from .errors import MalformedInput, Problem, RefereeInputError, pointer
 from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, extend_run, extend_set,
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
@@ -165,10 +166,14 @@ class Verdict:
 
 
 class Illegal(Exception):
+    """A rule the action breaks.  ``waived`` is, where the rule can be set aside, the position as if it
+    held (the action the actor's to make, a card not held in their hand): the turn machine looks on
+    from there for the other rules the same action breaks (``_broken``)."""
     def __init__(self, clause: str, message: str, ambiguous: bool = False, readings: tuple[MeldDict, ...] = (),
-                 charge: Charge | None = None):
+                 charge: Charge | None = None, waived: State | None = None):
         super().__init__(message)
         self.violation = Violation(clause, message, None, ambiguous, readings, charge=charge)
+        self.waived = waived
 
     @classmethod
     def of(cls, failure: Failure) -> "Illegal":
@@ -197,13 +202,14 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
     for i, step in enumerate(steps):
         if isinstance(action, TurnAction) and action.player is not None and step.player is None:
             step = replace(step, player=action.player)
+        at = f"/actions/{i}" if isinstance(action, TurnAction) else ""
         try:
-            current = _apply(variant, current, step, events, f"/actions/{i}" if isinstance(action, TurnAction) else "")
+            current = _apply(variant, current, step, events, at)
         except Illegal as exc:
-            v = exc.violation.cited_by(variant)
+            found = tuple(v.cited_by(variant) for v in _broken(variant, step, exc, at))
             if isinstance(action, TurnAction):
-                v = replace(v, step=i)
-            return Verdict(False, (v,), state, ())
+                found = tuple(replace(v, step=i) for v in found)
+            return Verdict(False, found, state, ())
         except Undetermined as exc:
             u = exc.violation.cited_by(variant)
             if isinstance(action, TurnAction):
@@ -217,6 +223,29 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
     return Verdict(True, (), current, tuple(events))
+
+
+MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules
+
+
+def _broken(variant: Variant, action: Action, first: Illegal, at: str) -> list[Violation]:
+    """Every rule ``action`` breaks, the first found first: while the rule just found can be set aside
+    (``Illegal.waived``), the action is tried again on the position as if that rule held, and each
+    further rule it breaks is listed (at most ``MAX_VIOLATIONS``).  A rule that cannot be set aside, an
+    answer that turns on unseen cards or an action that then passes ends the list."""
+    found = [first.violation]
+    waived = first.waived
+    while waived is not None and len(found) < MAX_VIOLATIONS:
+        try:
+            _apply(variant, waived, action, [], at)
+            break
+        except Illegal as exc:
+            if exc.violation.clause not in {v.clause for v in found}:
+                found.append(exc.violation)
+            waived = exc.waived
+        except (Undetermined, RefereeInputError):
+            break
+    return found
 
 
 def is_legal(variant: Variant, state: State, action: Action) -> bool:
@@ -280,7 +309,8 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
     if isinstance(action, (Announce, Call, Penalty, Challenge)):
         return actor  # made whoever is to act (see _announce, _call, _penalty, _challenge)
     if actor != state.to_act:
-        raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s")
+        raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s",
+                      waived=_as_if_their_turn(state, actor, action))
     turn = state.turn
     if turn.pending_jokers and not isinstance(action, (MeldAction, Build)):
         raise Illegal(JOKER_REUSE_RELEASED_JOKER_USED_AT_ONCE,
@@ -289,7 +319,8 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
         return actor  # the draw phase's own actions (their handlers check the phase)
     if state.phase != Phase.PLAY:
         clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
-        raise Illegal(clause, "a turn starts with drawing a card", charge=Charge(actor, "missing_pluck"))
+        raise Illegal(clause, "a turn starts with drawing a card", charge=Charge(actor, "missing_pluck"),
+                      waived=replace(state, phase=Phase.PLAY))
     must = turn.must_use
     if must is not None:
         if not isinstance(action, (MeldAction, Build)):
@@ -314,6 +345,14 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
     return actor
 
 
+def _as_if_their_turn(state: State, actor: str, action: Action) -> State:
+    """The position as if it were ``actor``'s turn at the point ``action`` belongs to, owing nothing:
+    before the draw for the draw phase's own actions, after it for the rest."""
+    drawing = isinstance(action, (Pass, Draw, Allow))
+    return replace(state, to_act=actor, turn=FRESH_TURN, dealer_option=False,
+                   phase=Phase.DRAW if drawing else Phase.PLAY)
+
+
 def _owed_after(variant: Variant, before: State, after: State, action: Action) -> None:
     """What a meld or build had to discharge: a taken discard that had to be part of the opening."""
     must = after.turn.must_use
@@ -330,6 +369,8 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
     free = None
     for c in cards:
         if c not in rest:
+            # set aside, the rule leaves the hand holding every card the action names
+            waived = state.with_player(state.to_act, hand=tuple(hand) + tuple((Counter(cards) - Counter(hand)).elements()))
             if UNSEEN in rest:
                 free = unaccounted(state, variant) if free is None else free
                 if free[c] > 0:
@@ -337,8 +378,9 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
                     rest.remove(UNSEEN)
                     continue
                 raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what}), and none of its unseen "
-                                                  f"cards can be it: every {c.code} of the pack is listed elsewhere")
-            raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what})")
+                                                  f"cards can be it: every {c.code} of the pack is listed elsewhere",
+                              waived=waived)
+            raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what})", waived=waived)
         rest.remove(c)
     return tuple(rest)
 

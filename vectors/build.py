@@ -333,11 +333,34 @@ def _compact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+def _render_manifest(doc: dict[str, Any]) -> str:
+    """An inheriting variant's manifest in the same spirit: one line for the header, one for each entry
+    of ``inherits`` (each exclusion, each clause's rulings on a line of its own)."""
+    head = {k: v for k, v in doc.items() if k != "inherits"}
+    lines = [_compact(head)[:-1] + ',"inherits":{']
+    entries = list(doc["inherits"].items())
+    for i, (key, value) in enumerate(entries):
+        end = "," if i < len(entries) - 1 else ""
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            items = [_compact(item) for item in value]
+        elif isinstance(value, dict) and value:
+            items = [f"{_compact(k)}:{_compact(v)}" for k, v in value.items()]
+        else:
+            lines.append(f"{_compact(key)}:{_compact(value)}{end}")
+            continue
+        opening, closing = ("[", "]") if isinstance(value, list) else ("{", "}")
+        lines.append(f"{_compact(key)}:{opening}")
+        lines.extend(item + "," for item in items[:-1])
+        lines.append(items[-1] + closing + end)
+    lines.append("}}")
+    return "\n".join(lines) + "\n"
+
+
 def render(doc: dict[str, Any]) -> str:
     """Compact JSON, one line for a file's header, one for each group's context and one for each
-    test, so that a change to one vector changes one line."""
+    test, so that a change to one vector changes one line (a manifest: ``_render_manifest``)."""
     if "groups" not in doc:
-        return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+        return _render_manifest(doc)
     head = {k: v for k, v in doc.items() if k != "groups"}
     lines = [_compact(head)[:-1] + ',"groups":[']
     for gi, group in enumerate(doc["groups"]):
