@@ -46,6 +46,7 @@ from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_w
 from .shuffle import shuffled
 from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, free_meld_id, replace,
                     unaccounted)
+from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
                          DRAW_DISCARD_FREE_AFTER_INITIAL_MELD, DRAW_FIRST_PLAY_FREE_UPCARD,
@@ -206,10 +207,13 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
         try:
             current = _apply(variant, current, step, events, at)
         except Illegal as exc:
-            found = tuple(v.cited_by(variant) for v in _broken(variant, step, exc, at))
+            broken, open_rule = _broken(variant, step, exc, at)
+            found = tuple(v.cited_by(variant) for v in broken)
+            opened = tuple(u.cited_by(variant) for u in open_rule)
             if isinstance(action, TurnAction):
                 found = tuple(replace(v, step=i) for v in found)
-            return Verdict(False, found, state, ())
+                opened = tuple(replace(u, step=i) for u in opened)
+            return Verdict(False, found, state, (), opened)
         except Undetermined as exc:
             u = exc.violation.cited_by(variant)
             if isinstance(action, TurnAction):
@@ -228,11 +232,12 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
 MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules
 
 
-def _broken(variant: Variant, action: Action, first: Illegal, at: str) -> list[Violation]:
+def _broken(variant: Variant, action: Action, first: Illegal, at: str) -> tuple[list[Violation], list[Violation]]:
     """Every rule ``action`` breaks, the first found first: while the rule just found can be set aside
     (``Illegal.waived``), the action is tried again on the position as if that rule held, and each
-    further rule it breaks is listed (at most ``MAX_VIOLATIONS``).  A rule that cannot be set aside, an
-    answer that turns on unseen cards or an action that then passes ends the list."""
+    further rule it breaks is listed (at most ``MAX_VIOLATIONS``).  A rule that cannot be set aside or
+    an action that then passes ends the list; so does a further rule the seen cards do not decide,
+    returned second (the verdict's ``undetermined``: illegal in any case, and perhaps on that count too)."""
     found = [first.violation]
     waived = first.waived
     while waived is not None and len(found) < MAX_VIOLATIONS:
@@ -243,9 +248,11 @@ def _broken(variant: Variant, action: Action, first: Illegal, at: str) -> list[V
             if exc.violation.clause not in {v.clause for v in found}:
                 found.append(exc.violation)
             waived = exc.waived
-        except (Undetermined, RefereeInputError):
+        except Undetermined as exc:
+            return found, [exc.violation]
+        except RefereeInputError:
             break
-    return found
+    return found, []
 
 
 def is_legal(variant: Variant, state: State, action: Action) -> bool:
@@ -369,8 +376,7 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
     free = None
     for c in cards:
         if c not in rest:
-            # set aside, the rule leaves the hand holding every card the action names
-            waived = state.with_player(state.to_act, hand=tuple(hand) + tuple((Counter(cards) - Counter(hand)).elements()))
+            waived = _as_if_held(state, hand, cards)
             if UNSEEN in rest:
                 free = unaccounted(state, variant) if free is None else free
                 if free[c] > 0:
@@ -383,6 +389,13 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
             raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what})", waived=waived)
         rest.remove(c)
     return tuple(rest)
+
+
+def _as_if_held(state: State, hand: Sequence[Card], cards: Sequence[Card]) -> State:
+    """The position as if the player to act held every card of ``cards``: they take the place of cards
+    the action does not name, so that the hand keeps its size (what is left to discard is counted right)."""
+    others = list((Counter(hand) - Counter(cards)).elements())
+    return state.with_player(state.to_act, hand=tuple(cards) + tuple(others[:max(0, len(hand) - len(cards))]))
 
 
 def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> None:
@@ -709,11 +722,41 @@ def _challenge_overcall(variant: Variant, state: State, target: Player, challeng
 
 
 def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) -> State:
+    """The dealer declining the upcard; or, where a joker is never discarded and the table's ruling is
+    to pass (``discarding.only_jokers``), a player holding nothing but jokers ending the turn without a
+    discard (``dec.jamaican_only_jokers_left``)."""
+    if state.phase == Phase.PLAY and _passes_on_jokers(variant, state):
+        events.append(ev.Passed(actor))
+        return _end_turn(variant, state, {"players": state.players_with(actor, barred=False), "announcement": None},
+                         events)
     if not state.dealer_option or state.phase != Phase.DRAW:
         raise Illegal(DRAW_DEALER_UPCARD_OPTION if variant.rules.draw.dealer_upcard_option else TURN_DRAW_MELD_DISCARD,
-                      "only the dealer, before the first turn, may pass (declining the upcard)")
+                      "only the dealer, before the first turn, may pass (declining the upcard), and a player "
+                      "only ends a turn without a discard holding nothing but jokers where a joker is never "
+                      "discarded")
     events.append(ev.Passed(actor))
     return replace(state, dealer_option=False, to_act=state.left_of(state.dealer))
+
+
+def _only_jokers(variant: Variant, state: State) -> bool:
+    """Whether the player to act holds nothing but jokers; Undetermined while unseen cards of the hand
+    could all be jokers, some seen card being a joker or none being seen."""
+    hand = state.current.hand
+    if not hand or any(not c.is_joker and c is not UNSEEN for c in hand):
+        return False
+    hidden = hand.count(UNSEEN)
+    if hidden and unaccounted(state, variant)[JOKER] >= hidden:
+        raise Undetermined(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                           f"whether {state.to_act} holds nothing but jokers depends on the {hidden} cards of "
+                           f"their hand nobody listed", _hidden_of(state, state.to_act))
+    return not hidden
+
+
+def _passes_on_jokers(variant: Variant, state: State) -> bool:
+    """Whether the player to act, owing nothing this turn, may end it without a discard (see ``_pass``)."""
+    rules = variant.rules.discarding
+    return (not rules.joker and rules.only_jokers == OnlyJokers.PASS and state.turn.must_use is None
+            and not state.turn.must_open and _only_jokers(variant, state))
 
 
 def _opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card | None = None,
@@ -1037,7 +1080,9 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
     player = state.current
     hand = _take(variant, state, player.hand, [action.card], "discard")
-    if action.card.is_joker and not variant.rules.discarding.joker:
+    rules = variant.rules.discarding
+    if action.card.is_joker and not rules.joker and not (rules.only_jokers == OnlyJokers.DISCARD
+                                                         and _only_jokers(variant, state)):
         raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN, "a joker may never be discarded",
                       charge=Charge(player.id, "joker_discard"))
     events.append(ev.Discarded(player.id, action.card.code))
@@ -1050,8 +1095,14 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                          player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    changes: dict[str, Any] = {"players": state.players_with(player.id, hand=hand, barred=False),
-                               "discard": discard, "announcement": announcement}
+    return _end_turn(variant, state, {"players": state.players_with(player.id, hand=hand, barred=False),
+                                      "discard": discard, "announcement": announcement}, events)
+
+
+def _end_turn(variant: Variant, state: State, changes: dict[str, Any], events: list[ev.Event]) -> State:
+    """The end of the turn of the player to act, with ``changes`` (their hand, the discard pile...): an
+    empty stock turned or the hand void, then the next player's draw."""
+    player = state.current
     if not state.stock:
         state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:

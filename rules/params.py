@@ -64,6 +64,12 @@ class FullSetJoker(StrEnum):
     LAST_NATURAL = "last_natural"
 
 
+class OnlyJokers(StrEnum):
+    """What a player holding nothing but jokers does to end a turn where a joker is never discarded."""
+    PASS = "pass"          # the turn ends without a discard
+    DISCARD = "discard"    # one joker may then be discarded
+
+
 class ReleasedInto(StrEnum):
     MELD_OR_BUILD = "meld_or_build"
     NEW_MELD = "new_meld"
@@ -272,6 +278,8 @@ class Kalookie:
 @dataclass(frozen=True, slots=True)
 class Discarding:
     joker: bool = param("a joker may be discarded")
+    only_jokers: OnlyJokers = param("where a joker may not be discarded, how a player holding nothing but jokers "
+                                    "ends a turn: pass (no discard) or discard (one joker)", default=OnlyJokers.PASS)
 
 
 @dataclass(frozen=True, slots=True)

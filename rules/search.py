@@ -712,6 +712,8 @@ def candidates(variant: Variant, state: State, budget: Budget | None = None) -> 
         else:
             out.extend(_run_candidates(variant, tm, held, counts))
     out.extend(Discard(held[code]) for code in sorted(counts))
+    if set(counts) <= {JOKER_CODE}:  # nothing but jokers seen: the turn may end without a discard (engine._pass)
+        out.append(Pass())
     return out, cut
 
 

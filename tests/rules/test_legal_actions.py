@@ -242,3 +242,19 @@ def test_new_melds_are_told_apart_by_what_they_leave_to_discard(variant_id, barr
         assert adjudicate(variant, state, action_from_dict(action)).legal, action
     four = {"type": "meld", "melds": [{"cards": ["8S", "8H", "8C", "JK(=8)"], "kind": "set"}]}
     assert four not in listing["actions"]
+
+
+def test_a_hand_of_jokers_alone_lists_the_pass_that_ends_its_turn():
+    # session 13's dead end: a Jamaican player down to jokers alone, which are never discarded, had no
+    # legal action; the ruling dec.jamaican_only_jokers_left lets the turn end with a pass, and the
+    # listing offers it (a table's house rule that discards one joker instead lists that discard)
+    from kalooki_referee.vectors.suite import load_vectors
+    request = next(v for v in load_vectors() if v.id == "jamaican.scoring.only-jokers-pass").data["request"]
+    for rules, ends in ((None, {"type": "pass"}), ({"discarding": {"only_jokers": "discard"}},
+                                                   {"type": "discard", "card": "JK"})):
+        variant = load_variant("jamaican", rules)
+        state = state_from_dict(request["state"], variant)
+        listed = legal_actions(variant, state)["actions"]
+        assert ends in listed and len([a for a in listed if a["type"] in ("pass", "discard")]) == 1
+        after = adjudicate(variant, state, action_from_dict(ends)).state
+        assert after.to_act == "P2" and after.phase == "draw"

@@ -32,11 +32,10 @@ def test_the_long_run_keeps_every_invariant_in_every_variant():
     calls out of turn made by the other seats (the listing offers them) and allowed."""
     stats = play(turns=100_000, seed=1)
     assert stats["turns"] == 100_000
-    # the one dead end the rules leave open (a hand of jokers only where a joker is never discarded)
-    # is counted, shown, and must stay rare
-    stuck = stats.get("hands_stuck_on_jokers", 0)
-    print(f"\n  {stats['hands']} hands; {stuck} ended with a player holding only jokers and no legal turn")
-    assert stuck <= stats["hands"] // 100
+    # a position with no legal action fails the run (``InvariantBroken``): the hand of jokers alone where a
+    # joker is never discarded, the one dead end session 13's run found, now ends its turn with a pass
+    # (dec.jamaican_only_jokers_left)
+    print(f"\n  {stats['hands']} hands; {stats.get('action:pass', 0)} passes")
     assert set(JAMAICAN) <= set(variant_ids())
     for variant in variant_ids():
         assert stats.get(f"variant:{variant}", 0) > 0, variant
