@@ -6,7 +6,7 @@ A rule-illegal action is not an exception for the caller: it is a verdict with `
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from . import search
 from .actions import (Action, Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, Pass, Penalty,
@@ -36,7 +36,7 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          REFEREE_FIRST_DRAW_WITHOUT_UPCARD, REFEREE_FULL_SET_JOKER_ONE_NATURAL,
                          TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
-from .clauses import Cited, citation
+from .clauses import Cited
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, extend_run, extend_set,
@@ -79,23 +79,6 @@ class Violation:
         cited = variant.citation(self.clause)
         return replace(self, clause=cited.clause, cited=cited, penalty=penalised(variant, self.charge))
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"message": self.message}
-        if self.cited is not None:
-            out.update(self.cited.to_dict())
-        else:  # a violation no variant has cited yet: the registry's own citation, no ruling
-            out.update(clause=self.clause, **citation(self.clause), rulings=[])
-        if self.step is not None:
-            out["step"] = self.step
-        if self.ambiguous:
-            out["ambiguous"] = True
-            out["readings"] = [dict(r) for r in self.readings]
-        if self.needs:
-            out["needs"] = list(self.needs)
-        if self.penalty is not None:
-            out["penalty"] = self.penalty.to_dict()
-        return out
-
 
 @dataclass(frozen=True)
 class Charge:
@@ -114,9 +97,6 @@ class Penalised:
     infraction: str
     points: int
     clause: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "infraction": self.infraction, "points": self.points, "clause": self.clause}
 
 
 def infraction_clause(infraction: str) -> str:
@@ -150,18 +130,6 @@ class Verdict:
     @property
     def result(self) -> HandResult | None:
         return self.state.result if self.legal else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "violations": [v.to_dict() for v in self.violations],
-            "state": self.state.to_dict(),
-            "events": [e.to_dict() for e in self.events],
-            "result": self.result.to_dict() if self.result else None,
-            # only on an answer that depends on unseen cards, so every other answer keeps its bytes
-            **({"undetermined": [u.to_dict() for u in self.undetermined]} if self.undetermined else {}),
-            **({"settlement": self.settlement.to_dict()} if self.settlement is not None else {}),
-        }
 
 
 class Illegal(Exception):
@@ -1008,7 +976,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                          player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    changes: dict[str, Any] = {"players": state.players_with(player.id, hand=hand, barred=False),
+    changes: dict[str, object] = {"players": state.players_with(player.id, hand=hand, barred=False),
                                "discard": discard, "announcement": announcement}
     if not state.stock:
         state, changes = replace(state, **changes), {}

@@ -37,6 +37,7 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
+from .wire.verdicts import violation_wire
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
 STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
@@ -147,7 +148,7 @@ class GameVerdict:
 
     def to_dict(self) -> dict[str, Any]:
         hand = self.hand if self.hand is not None else self.game.hand
-        return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
+        return {"legal": self.legal, "violations": [violation_wire(v) for v in self.violations],
                 "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
                 "events": [e.to_dict() for e in self.events],
                 "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None,
@@ -194,7 +195,7 @@ class OpenHand:
             players[pid]["buy_in"] = fact.to_dict()
         outcome = {"over": self.over.to_dict(), "winner": self.winner.to_dict(),
                    "payout": {pid: a.to_dict() for pid, a in self.payout} if self.payout is not None else None}
-        return {"undetermined": [u.to_dict() for u in self.undetermined], "settlement": self.settlement.to_dict(),
+        return {"undetermined": [violation_wire(u) for u in self.undetermined], "settlement": self.settlement.to_dict(),
                 "standing": players, "outcome": outcome}
 
 

@@ -38,6 +38,7 @@ from .game import Game, GameVerdict, adjudicate_game, game_action_from_dict, gam
 from .invariants import state_from_dict
 from .state import State
 from .variant import Variant
+from .wire.verdicts import verdict_wire
 
 MAX_STEPS = 5000
 START_KINDS = ("deal", "state", "game", "new_game")
@@ -255,7 +256,7 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
                 verdict = adjudicate(variant, cast(State, position), cast(Action, action))
         except MalformedInput as exc:  # a reference the position cannot resolve, e.g. an unknown meld id
             raise exc.prefixed(pointer("actions", i)) from None
-        answer = verdict.to_dict()
+        answer = verdict_wire(verdict) if isinstance(verdict, Verdict) else verdict.to_dict()
         if verdict.legal is None:  # a log from a position with unseen cards, at a step they decide
             out["undetermined"] = {"index": i, "action": actions[i], "undetermined": answer["undetermined"],
                                    "position_before": current, "hash_before": h}

@@ -15,6 +15,7 @@ from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_varia
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.settlement import SLOTS
 from kalooki_referee.rules.state import State, replace
+from kalooki_referee.rules.wire.verdicts import verdict_wire
 from tests.support import bot
 
 PLAYED = variant_ids()
@@ -37,7 +38,7 @@ def _play(variant, seed: str, players: list[str]) -> tuple[State, dict]:
         else:
             action = bot.play_phase_action(d, variant.rules.opening.minimum, built) or bot.discard_choice(d)
         verdict = adjudicate(variant, state, action_from_dict(action))
-        assert verdict.legal, (action, verdict.to_dict()["violations"])
+        assert verdict.legal, (action, verdict_wire(verdict)["violations"])
         if verdict.state.phase == "ended":
             return state, action
         state = verdict.state

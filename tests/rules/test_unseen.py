@@ -20,6 +20,7 @@ from kalooki_referee.rules.invariants import check_state
 from kalooki_referee.rules.state import Source, replace
 from kalooki_referee.rules.views import view_of
 from kalooki_referee.rules.wire.views import commitment, hidden_parts, reveal_matches
+from kalooki_referee.rules.wire.verdicts import verdict_wire
 from tests.support.random_play import _corruptions, positions
 
 
@@ -60,7 +61,7 @@ def _check_agreement(variant, state, listed: list[dict], chosen: dict, rng: rand
             assert all(u.needs for u in partial.undetermined)
             continue
         seen["decided"] += 1
-        assert partial.legal == whole.legal, (wire, whole.to_dict()["violations"], partial.to_dict()["violations"])
+        assert partial.legal == whole.legal, (wire, verdict_wire(whole)["violations"], verdict_wire(partial)["violations"])
         assert [v.clause for v in partial.violations] == [v.clause for v in whole.violations], wire
     return seen
 
@@ -376,7 +377,7 @@ def _check_going_out_on_a_view(variant, before, action: dict, rng: random.Random
     for key, amount in _figures(partial.settlement).items():
         value = _figures(whole.state.result)[key]
         assert amount.low <= value <= amount.high and (amount.decided or amount.needs), (key, amount, value)
-    wire = partial.to_dict()["settlement"]
+    wire = verdict_wire(partial)["settlement"]
     assert wire["winner"] == whole.state.result.winner and wire["how"] == whole.state.result.how
 
 

@@ -15,6 +15,8 @@ from kalooki_referee.api import openapi
 from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.game import adjudicate_game, game_action_from_dict, game_from_dict
+from kalooki_referee.rules.engine import Verdict
+from kalooki_referee.rules.wire.verdicts import verdict_wire
 from kalooki_referee.vectors import build, lint
 from kalooki_referee.vectors.coverage import coverage, format_report
 from kalooki_referee.vectors.runner import in_process_poster, run_vector
@@ -60,7 +62,7 @@ def _engine_answer(vector):
     except RefereeInputError as exc:
         return 422, {"errors": [p.to_dict() for p in exc.problems]}
     # a round trip through JSON, as a client would see it
-    return 200, json.loads(json.dumps(verdict.to_dict()))
+    return 200, json.loads(json.dumps(verdict_wire(verdict) if isinstance(verdict, Verdict) else verdict.to_dict()))
 
 
 @pytest.mark.parametrize("vector", ADJUDICATE, ids=lambda v: v.id)

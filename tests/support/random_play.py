@@ -28,6 +28,7 @@ from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_varia
 from kalooki_referee.rules.cards import pack
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.invariants import check_state
+from kalooki_referee.rules.wire.verdicts import verdict_wire
 
 
 class InvariantBroken(AssertionError):
@@ -136,9 +137,9 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
             parsed = action_from_dict(action)
             verdict = adjudicate(variant, state, parsed)
             if not verdict.legal:
-                raise InvariantBroken(f"the chosen listed action was refused: {action} {verdict.to_dict()['violations']}")
+                raise InvariantBroken(f"the chosen listed action was refused: {action} {verdict_wire(verdict)['violations']}")
             again = adjudicate(variant, state, action_from_dict(json.loads(json.dumps(action))))
-            if json.dumps(verdict.to_dict(), sort_keys=True) != json.dumps(again.to_dict(), sort_keys=True):
+            if json.dumps(verdict_wire(verdict), sort_keys=True) != json.dumps(verdict_wire(again), sort_keys=True):
                 raise InvariantBroken(f"the same request gave two answers: {action}")
             for bad in _corruptions(state, action, rng):
                 refused = adjudicate(variant, state, action_from_dict(bad))

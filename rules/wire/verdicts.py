@@ -1,0 +1,49 @@
+"""A verdict on a hand's action (rules/engine.py) on the wire: openapi.yaml's ``Verdict``, with its
+``Violation``s (and their ``penalty``), its ``Event``s and, for a hand won with figures the seen
+cards leave open, its ``settlement`` (``OpenSettlement``, figure by figure)."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..clauses import citation
+from ..engine import Penalised, Verdict, Violation
+
+
+def penalised_wire(penalty: Penalised) -> dict[str, Any]:
+    return {"player": penalty.player, "infraction": penalty.infraction, "points": penalty.points,
+            "clause": penalty.clause}
+
+
+def violation_wire(violation: Violation) -> dict[str, Any]:
+    """A violation as a verdict names it: its message, its citation (the variant's, else the
+    registry's own with no ruling), and what applies of its step, readings, needs and penalty."""
+    out: dict[str, Any] = {"message": violation.message}
+    if violation.cited is not None:
+        out.update(violation.cited.to_dict())
+    else:  # a violation no variant has cited yet: the registry's own citation, no ruling
+        out.update(clause=violation.clause, **citation(violation.clause), rulings=[])
+    if violation.step is not None:
+        out["step"] = violation.step
+    if violation.ambiguous:
+        out["ambiguous"] = True
+        out["readings"] = [dict(r) for r in violation.readings]
+    if violation.needs:
+        out["needs"] = list(violation.needs)
+    if violation.penalty is not None:
+        out["penalty"] = penalised_wire(violation.penalty)
+    return out
+
+
+def verdict_wire(verdict: Verdict) -> dict[str, Any]:
+    """What ``POST /v1/adjudicate`` answers for a hand's action."""
+    result = verdict.result
+    return {
+        "legal": verdict.legal,
+        "violations": [violation_wire(v) for v in verdict.violations],
+        "state": verdict.state.to_dict(),
+        "events": [e.to_dict() for e in verdict.events],
+        "result": result.to_dict() if result else None,
+        # only on an answer that depends on unseen cards, so every other answer keeps its bytes
+        **({"undetermined": [violation_wire(u) for u in verdict.undetermined]} if verdict.undetermined else {}),
+        **({"settlement": verdict.settlement.to_dict()} if verdict.settlement is not None else {}),
+    }
