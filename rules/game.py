@@ -37,7 +37,7 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
-from .wire.verdicts import violation_wire
+from .wire.verdicts import amount_wire, settlement_wire, violation_wire
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
 STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
@@ -194,8 +194,8 @@ class OpenHand:
         for pid, fact in self.buy_in or ():
             players[pid]["buy_in"] = fact.to_dict()
         outcome = {"over": self.over.to_dict(), "winner": self.winner.to_dict(),
-                   "payout": {pid: a.to_dict() for pid, a in self.payout} if self.payout is not None else None}
-        return {"undetermined": [violation_wire(u) for u in self.undetermined], "settlement": self.settlement.to_dict(),
+                   "payout": {pid: amount_wire(a) for pid, a in self.payout} if self.payout is not None else None}
+        return {"undetermined": [violation_wire(u) for u in self.undetermined], "settlement": settlement_wire(self.settlement),
                 "standing": players, "outcome": outcome}
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..clauses import citation
 from ..engine import Penalised, Verdict, Violation
+from ..settlement import Amount, OpenSettlement
 
 
 def penalised_wire(penalty: Penalised) -> dict[str, Any]:
@@ -45,5 +46,26 @@ def verdict_wire(verdict: Verdict) -> dict[str, Any]:
         "result": result.to_dict() if result else None,
         # only on an answer that depends on unseen cards, so every other answer keeps its bytes
         **({"undetermined": [violation_wire(u) for u in verdict.undetermined]} if verdict.undetermined else {}),
-        **({"settlement": verdict.settlement.to_dict()} if verdict.settlement is not None else {}),
+        **({"settlement": settlement_wire(verdict.settlement)} if verdict.settlement is not None else {}),
     }
+
+
+def amount_wire(amount: Amount) -> dict[str, Any]:
+    """A figure of a settlement: its value when decided, else its bounds and the counts it needs."""
+    if amount.decided:
+        return {"value": amount.low}
+    return {"undetermined": True, "min": amount.low, "max": amount.high, "needs": list(amount.needs)}
+
+
+def _figure_wire(figure: tuple[tuple[str, Amount], ...]) -> dict[str, Any]:
+    return {pid: amount_wire(a) for pid, a in figure}
+
+
+def settlement_wire(settlement: OpenSettlement) -> dict[str, Any]:
+    """A won hand's settlement figure by figure (openapi.yaml's ``OpenSettlement``)."""
+    out: dict[str, Any] = {"how": settlement.how, "winner": settlement.winner,
+                           "penalties": _figure_wire(settlement.penalties),
+                           "payments": _figure_wire(settlement.payments), "scores": _figure_wire(settlement.scores)}
+    if settlement.credits is not None:
+        out["credits"] = _figure_wire(settlement.credits)
+    return out
