@@ -37,7 +37,7 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
-from .wire.verdicts import amount_wire, settlement_wire, violation_wire
+from .wire.verdicts import amount_wire, event_wire, settlement_wire, violation_wire
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
 STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
@@ -150,7 +150,7 @@ class GameVerdict:
         hand = self.hand if self.hand is not None else self.game.hand
         return {"legal": self.legal, "violations": [violation_wire(v) for v in self.violations],
                 "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
-                "events": [e.to_dict() for e in self.events],
+                "events": [event_wire(e) for e in self.events],
                 "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None,
                 **(self.open.to_dict() if self.open is not None else {})}
 
@@ -349,7 +349,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
                 initial * len(seats), "between")
     game, events = _deal_next(variant, game, f"{seed}/hand-1", cut)
     record = {"seating": drawn, "seats": seats, "dealer": seats[0]}
-    return game, {**record, "events": [e.to_dict() for e in events]}
+    return game, {**record, "events": [event_wire(e) for e in events]}
 
 
 @enforces(GAME_JAMAICAN_NINE_HANDS_LOWEST_TOTAL, GAME_JAMAICAN_KALOOKI_HANDS_1_4,

@@ -3,11 +3,31 @@
 cards leave open, its ``settlement`` (``OpenSettlement``, figure by figure)."""
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from ..clauses import citation
+from ..events import Event
 from ..engine import Penalised, Verdict, Violation
 from ..settlement import Amount, OpenSettlement
+
+
+def event_wire(event: Event) -> dict[str, Any]:
+    """An event: its ``type`` and its fields, in their order (a tuple as a list), an optional one
+    left out when None."""
+    names = _FIELDS.get(type(event))
+    if names is None:  # each event type's fields, read once (``fields()`` is slow)
+        names = _FIELDS[type(event)] = tuple((f.name, f.name in event.optional) for f in fields(event))
+    out: dict[str, Any] = {"type": event.type}
+    for name, optional in names:
+        value = getattr(event, name)
+        if value is None and optional:
+            continue
+        out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {}
 
 
 def penalised_wire(penalty: Penalised) -> dict[str, Any]:
@@ -42,7 +62,7 @@ def verdict_wire(verdict: Verdict) -> dict[str, Any]:
         "legal": verdict.legal,
         "violations": [violation_wire(v) for v in verdict.violations],
         "state": verdict.state.to_dict(),
-        "events": [e.to_dict() for e in verdict.events],
+        "events": [event_wire(e) for e in verdict.events],
         "result": result.to_dict() if result else None,
         # only on an answer that depends on unseen cards, so every other answer keeps its bytes
         **({"undetermined": [violation_wire(u) for u in verdict.undetermined]} if verdict.undetermined else {}),
