@@ -39,7 +39,7 @@ from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_varia
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.replay import replay
 from kalooki_referee.vectors.build import expand_setup
-from kalooki_referee.rules.invariants import state_from_dict
+from kalooki_referee.rules.wire.state import state_from_dict
 
 if TYPE_CHECKING:
     from flask.testing import FlaskClient

@@ -7,14 +7,14 @@ from .actions import Action, action_from_dict
 from .deal import deal
 from .engine import Verdict, Violation, adjudicate, is_legal
 from .errors import ImpossibleState, InvalidRules, MalformedInput, Problem, RefereeInputError, UnknownVariant
-from .invariants import state_from_dict
 from .state import State
 from .variant import Variant, all_variants, load_variant, variant_ids
+from .wire.state import state_from_dict, state_wire
 from .wire.verdicts import verdict_wire, violation_wire
 
 __all__ = [
     "Action", "action_from_dict", "deal", "Verdict", "Violation", "adjudicate", "is_legal",
     "ImpossibleState", "InvalidRules", "MalformedInput", "Problem", "RefereeInputError", "UnknownVariant",
     "State", "state_from_dict", "Variant", "all_variants", "load_variant", "variant_ids",
-    "verdict_wire", "violation_wire",
+    "state_wire", "verdict_wire", "violation_wire",
 ]

@@ -25,7 +25,7 @@ from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .settlement import Amount, OpenSettlement, carried, game_settlement
 from .shuffle import seed_text, shuffled
-from .invariants import player_list_problems, repeated_ids, state_from_dict
+from .invariants import player_list_problems, repeated_ids
 from .state import HandResult, Phase, State
 from .variant import Variant
 from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEALER_ROTATION_JAMAICAN,
@@ -37,6 +37,7 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
+from .wire.state import hand_result_wire, state_from_dict, state_wire
 from .wire.verdicts import amount_wire, event_wire, settlement_wire, violation_wire
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
@@ -130,7 +131,7 @@ class Game:
         return {
             "players": [p.to_dict() for p in self.players], "dealer": self.dealer,
             "stakes": dict(self.stakes), "pool": self.pool, "phase": self.phase,
-            "hand": self.hand.to_dict() if self.hand else None, "hands_played": self.hands_played,
+            "hand": state_wire(self.hand) if self.hand else None, "hands_played": self.hands_played,
             "last_hand": self.last_hand, "last_winner": self.last_winner,
             "buy_in_queue": list(self.buy_in_queue), "buy_in_score": self.buy_in_score,
             "winner": self.winner, "sheet": [dict(r) for r in self.sheet],
@@ -149,9 +150,9 @@ class GameVerdict:
     def to_dict(self) -> dict[str, Any]:
         hand = self.hand if self.hand is not None else self.game.hand
         return {"legal": self.legal, "violations": [violation_wire(v) for v in self.violations],
-                "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
+                "game": self.game.to_dict(), "state": state_wire(hand) if hand else None,
                 "events": [event_wire(e) for e in self.events],
-                "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None,
+                "result": hand_result_wire(hand.result) if (self.legal and hand and hand.result) else None,
                 **(self.open.to_dict() if self.open is not None else {})}
 
 

@@ -35,9 +35,9 @@ from .deal import deal
 from .engine import Verdict, adjudicate
 from .errors import MalformedInput, Problem, RefereeInputError, pointer
 from .game import Game, GameVerdict, adjudicate_game, game_action_from_dict, game_from_dict, start_game
-from .invariants import state_from_dict
 from .state import State
 from .variant import Variant
+from .wire.state import state_from_dict, state_wire
 from .wire.verdicts import verdict_wire
 
 MAX_STEPS = 5000
@@ -183,7 +183,7 @@ def _start(variant: Variant, start: Mapping[str, Any]) -> tuple[str, State | Gam
 
 
 def _position(kind: str, position: State | Game) -> Mapping[str, Any]:
-    return position.to_dict()
+    return state_wire(position) if isinstance(position, State) else position.to_dict()
 
 
 OPEN_KEYS = ("settlement", "standing", "outcome")   # a hand won with figures unseen cards leave open

@@ -10,6 +10,7 @@ from ..clauses import citation
 from ..events import Event
 from ..engine import Penalised, Verdict, Violation
 from ..settlement import Amount, OpenSettlement
+from .state import hand_result_wire, state_wire
 
 
 def event_wire(event: Event) -> dict[str, Any]:
@@ -61,9 +62,9 @@ def verdict_wire(verdict: Verdict) -> dict[str, Any]:
     return {
         "legal": verdict.legal,
         "violations": [violation_wire(v) for v in verdict.violations],
-        "state": verdict.state.to_dict(),
+        "state": state_wire(verdict.state),
         "events": [event_wire(e) for e in verdict.events],
-        "result": result.to_dict() if result else None,
+        "result": hand_result_wire(result) if result else None,
         # only on an answer that depends on unseen cards, so every other answer keeps its bytes
         **({"undetermined": [violation_wire(u) for u in verdict.undetermined]} if verdict.undetermined else {}),
         **({"settlement": settlement_wire(verdict.settlement)} if verdict.settlement is not None else {}),

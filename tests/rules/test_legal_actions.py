@@ -15,6 +15,7 @@ from kalooki_referee.rules.cards import parse_card
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.melds import parse_token
 from kalooki_referee.rules.search import single_melds
+from kalooki_referee.rules.wire.state import state_wire
 from tests.support.helpers import make_state
 
 OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
@@ -149,7 +150,7 @@ CRAFTED = {"players": [{"id": "A", "hand": [r + s for r in "56789" for s in "SHD
 def test_a_crafted_sixty_card_opening_search_is_answered_at_once(client):
     variant, state = make_state(CRAFTED, "kalooki_co_uk", CRAFTED_RULES)
     assert len(state.current.hand) == 60 and not state.current.opened
-    body = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": state.to_dict()}
+    body = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": state_wire(state)}
     verdict = client.post("/v1/adjudicate", json={**body, "action": {"type": "draw", "source": "discard"}}).get_json()
     assert not verdict["legal"]
     assert [v["clause"] for v in verdict["violations"]] == ["draw.uk_discard_must_complete_set_now"]

@@ -16,6 +16,7 @@ from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.settlement import SLOTS
 from kalooki_referee.rules.state import State, replace
 from kalooki_referee.rules.wire.verdicts import verdict_wire
+from kalooki_referee.rules.wire.state import state_wire
 from tests.support import bot
 
 PLAYED = variant_ids()
@@ -28,7 +29,7 @@ def _play(variant, seed: str, players: list[str]) -> tuple[State, dict]:
     state, _ = deal(variant, players, seed)
     built: set = set()
     for _ in range(3000):
-        d = state.to_dict()
+        d = state_wire(state)
         if d.get("dealer_option"):
             action = {"type": "pass"}
         elif d["phase"] == "draw":
@@ -80,7 +81,7 @@ def _sheet(client, variant_id, state: dict, entry: dict) -> dict:
 
 def _check_one(client, variant, before: State, action: dict) -> str:
     """Adjudicate the last action over HTTP, settle the finished hand on a score sheet, compare."""
-    verdict = _post(client, "/v1/adjudicate", {"variant": variant.id, "state": before.to_dict(), "action": action})
+    verdict = _post(client, "/v1/adjudicate", {"variant": variant.id, "state": state_wire(before), "action": action})
     result, ended = verdict["result"], verdict["state"]
     assert result is not None
     if result["how"] == "void":

@@ -29,6 +29,7 @@ from kalooki_referee.rules.cards import pack
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.invariants import check_state
 from kalooki_referee.rules.wire.verdicts import verdict_wire
+from kalooki_referee.rules.wire.state import state_wire
 
 
 class InvariantBroken(AssertionError):
@@ -127,7 +128,7 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
                     # covers it (dec.jamaican_last_card_joker covers a joker beside one other card).
                     stats["hands_stuck_on_jokers"] += 1
                     break
-                raise InvariantBroken(f"no legal action in hand {hand_no}, step {steps}: {json.dumps(state.to_dict())}")
+                raise InvariantBroken(f"no legal action in hand {hand_no}, step {steps}: {json.dumps(state_wire(state))}")
             action = _choose(actions, rng)
             if steps % check_every_listed == 0:
                 for other in actions:
