@@ -19,7 +19,7 @@ from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDE
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, ELIMINATION_OVER_150,
                          STAKES_AGREED_IN_ADVANCE, STAKES_INITIAL_STAKE_TO_POOL,
                          STAKES_LEDGER_BALANCES, TURN_DRAW_MELD_DISCARD)
-from .deal import ReportedCut, cut_from_dict, deal
+from .deal import ReportedCut, deal
 from .engine import Illegal, Verdict, Violation, adjudicate
 from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
@@ -37,6 +37,7 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
+from .wire.deal import cut_from_dict
 from .wire.state import hand_result_wire, state_from_dict, state_wire
 from .wire.verdicts import amount_wire, event_wire, settlement_wire, violation_wire
 
