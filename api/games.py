@@ -10,6 +10,7 @@ from kalooki_referee.rules import deal
 from kalooki_referee.rules.game import start_game
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.views import view_of
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.wire.state import state_wire
 from kalooki_referee.rules.wire.views import commitment
 
@@ -41,7 +42,7 @@ def game_start_route(body: Any) -> Response:
 @json_body("LegalActionsRequest")
 def legal_actions_route(body: Any) -> Response:
     req = requests.legal_actions_request(body)
-    return json_answer(legal_actions(req.variant, req.state, req.cap))
+    return json_answer(listing_wire(legal_actions(req.variant, req.state, req.cap)))
 
 
 @bp.post("/v1/views")

@@ -3,12 +3,13 @@
 ``adjudicate(variant, state, action) -> Verdict`` is the one entry point; the value types are in
 ``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``variant``.
 """
-from .actions import Action, action_from_dict
+from .actions import Action
 from .deal import deal
 from .engine import Verdict, Violation, adjudicate, is_legal
 from .errors import ImpossibleState, InvalidRules, MalformedInput, Problem, RefereeInputError, UnknownVariant
 from .state import State
 from .variant import Variant, all_variants, load_variant, variant_ids
+from .wire.actions import action_from_dict, action_wire
 from .wire.state import state_from_dict, state_wire
 from .wire.verdicts import verdict_wire, violation_wire
 
@@ -16,5 +17,5 @@ __all__ = [
     "Action", "action_from_dict", "deal", "Verdict", "Violation", "adjudicate", "is_legal",
     "ImpossibleState", "InvalidRules", "MalformedInput", "Problem", "RefereeInputError", "UnknownVariant",
     "State", "state_from_dict", "Variant", "all_variants", "load_variant", "variant_ids",
-    "state_wire", "verdict_wire", "violation_wire",
+    "action_wire", "state_wire", "verdict_wire", "violation_wire",
 ]

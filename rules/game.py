@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal, Mapping, Required, TypedDict, cast
 
-from .actions import Action, action_from_dict
+from .actions import Action
 from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
                          BUYIN_NONE_NORTH_AMERICA, DEALER_ROTATION_LEFT,
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, ELIMINATION_OVER_150,
@@ -37,6 +37,7 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
+from .wire.actions import action_from_dict
 from .wire.deal import cut_from_dict
 from .wire.state import hand_result_wire, state_from_dict, state_wire
 from .wire.verdicts import amount_wire, event_wire, settlement_wire, violation_wire

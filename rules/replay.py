@@ -30,13 +30,14 @@ from typing import Any, Mapping, NotRequired, TypedDict, cast
 import orjson
 import rfc8785
 
-from .actions import Action, action_from_dict
+from .actions import Action
 from .deal import deal
 from .engine import Verdict, adjudicate
 from .errors import MalformedInput, Problem, RefereeInputError, pointer
 from .game import Game, GameVerdict, adjudicate_game, game_action_from_dict, game_from_dict, start_game
 from .state import State
 from .variant import Variant
+from .wire.actions import action_from_dict
 from .wire.state import state_from_dict, state_wire
 from .wire.verdicts import verdict_wire
 

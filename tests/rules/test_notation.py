@@ -14,6 +14,7 @@ import yaml
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, state_from_dict
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.notation import NotationError, read, write
 from kalooki_referee.rules.views import view_of
 from kalooki_referee.rules.wire.state import state_wire
@@ -101,7 +102,7 @@ def _random_positions(hands: int, seed: int):
             yield variant, state
             if state.phase == "ended":
                 break
-            verdict = adjudicate(variant, state, action_from_dict(_choose(legal_actions(variant, state)["actions"], rng)))
+            verdict = adjudicate(variant, state, action_from_dict(_choose(listing_wire(legal_actions(variant, state))["actions"], rng)))
             assert verdict.legal, verdict
             state = verdict.state
 

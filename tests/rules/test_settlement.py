@@ -13,6 +13,7 @@ import pytest
 
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.settlement import SLOTS
 from kalooki_referee.rules.state import State, replace
 from kalooki_referee.rules.wire.verdicts import verdict_wire
@@ -35,7 +36,7 @@ def _play(variant, seed: str, players: list[str]) -> tuple[State, dict]:
         elif d["phase"] == "draw":
             action, built = {"type": "draw", "source": "stock"}, set()
         elif variant.rules.contract is not None:  # a contract game: the play is chosen from the listing
-            action = bot.listed_choice(legal_actions(variant, state)["actions"], d["players"][state.index(state.to_act)]["hand"])
+            action = bot.listed_choice(listing_wire(legal_actions(variant, state))["actions"], d["players"][state.index(state.to_act)]["hand"])
         else:
             action = bot.play_phase_action(d, variant.rules.opening.minimum, built) or bot.discard_choice(d)
         verdict = adjudicate(variant, state, action_from_dict(action))

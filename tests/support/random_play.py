@@ -27,6 +27,7 @@ from collections import Counter
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
 from kalooki_referee.rules.cards import pack
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.invariants import check_state
 from kalooki_referee.rules.wire.verdicts import verdict_wire
 from kalooki_referee.rules.wire.state import state_wire
@@ -85,7 +86,7 @@ def positions(steps: int, seed: int = 0, variants: list[str] | None = None):
         state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"positions-{seed}-{hand_no}")
         hand_no += 1
         while state.phase != "ended" and taken < steps:
-            actions = legal_actions(variant, state)["actions"]
+            actions = listing_wire(legal_actions(variant, state))["actions"]
             action = _choose(actions, rng)
             yield variant, state, actions, action
             taken += 1
@@ -119,7 +120,7 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
         hand_no += 1
         steps = 0
         while state.phase != "ended" and stats["turns"] < turns:
-            listing = legal_actions(variant, state)
+            listing = listing_wire(legal_actions(variant, state))
             actions = listing["actions"]
             if not actions:
                 if _jokers_only_stuck(variant, state):
