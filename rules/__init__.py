@@ -1,7 +1,8 @@
 """The rules core of the Kalooki referee: pure Python, no web imports.
 
 ``adjudicate(variant, state, action) -> Verdict`` is the one entry point; the value types are in
-``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``variant``.
+``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``variant``; JSON
+becomes values and values become JSON in ``wire`` (``state_from_dict``, ``verdict_wire``, ...).
 """
 from .actions import Action
 from .deal import deal
