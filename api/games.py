@@ -10,6 +10,8 @@ from kalooki_referee.rules import deal
 from kalooki_referee.rules.game import start_game
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.views import view_of
+from kalooki_referee.rules.wire.legal import listing_wire
+from kalooki_referee.rules.wire.state import state_wire
 from kalooki_referee.rules.wire.views import commitment
 
 from . import ops, requests
@@ -23,7 +25,7 @@ bp = Blueprint("games", __name__)
 def deal_route(body: Any) -> Response:
     req = requests.deal_request(body)
     state, record = deal(req.variant, req.players, req.seed, req.dealer, hand=req.hand, cut=req.cut)
-    return json_answer({"state": state.to_dict(), "deal": record})
+    return json_answer({"state": state_wire(state), "deal": record})
 
 
 @bp.post("/v1/games")
@@ -40,7 +42,7 @@ def game_start_route(body: Any) -> Response:
 @json_body("LegalActionsRequest")
 def legal_actions_route(body: Any) -> Response:
     req = requests.legal_actions_request(body)
-    return json_answer(legal_actions(req.variant, req.state, req.cap))
+    return json_answer(listing_wire(legal_actions(req.variant, req.state, req.cap)))
 
 
 @bp.post("/v1/views")
@@ -48,7 +50,7 @@ def legal_actions_route(body: Any) -> Response:
 def views_route(body: Any) -> Response:
     """A seat's view of a whole position, with the salted commitment to what it hides when a salt is sent."""
     req = requests.view_request(body)
-    answer: dict[str, Any] = {"view": view_of(req.state, req.seat).to_dict()}
+    answer: dict[str, Any] = {"view": state_wire(view_of(req.state, req.seat))}
     if req.salt is not None:
         answer["commitment"] = commitment(req.state, req.seat, req.salt)
     return json_answer(answer)

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
 from kalooki_referee.rules.notation import NotationError, read, write
+from kalooki_referee.rules.wire.state import state_wire
 
 from . import requests
 from .errors import problem
@@ -31,7 +32,7 @@ LINK_FRAGMENT = "#p="
 def notation_route(body: Any) -> Response:
     req = requests.notation_request(body)
     return json_answer({"variant": req.variant_id, "notation": write(req.state, req.variant_id),
-                        "state": req.state.to_dict()})
+                        "state": state_wire(req.state)})
 
 
 def link(root: str, notation: str) -> str:

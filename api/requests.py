@@ -10,7 +10,8 @@ from typing import Any, Callable, Mapping, TypeVar
 
 from kalooki_referee.rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
 from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant
-from kalooki_referee.rules.deal import ReportedCut, cut_from_dict
+from kalooki_referee.rules.deal import ReportedCut
+from kalooki_referee.rules.wire.deal import cut_from_dict
 from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
 from kalooki_referee.rules.notation import NotationError
 from kalooki_referee.rules.notation import read as read_notation

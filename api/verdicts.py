@@ -18,6 +18,7 @@ from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.engine import Verdict
 from kalooki_referee.rules.tournament import adjudicate_tournament
 from kalooki_referee.rules.wire.tournament import tournament_verdict_wire
+from kalooki_referee.rules.wire.verdicts import verdict_wire
 
 from . import ops, requests, signing
 from .errors import bad_query, refusal
@@ -71,7 +72,7 @@ def adjudicate_route(body: Any, sign: bool) -> Response:
     except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
         raise exc.prefixed("/action") from None
     ops.note_verdict(verdict.legal)
-    answer = verdict.to_dict()
+    answer = verdict_wire(verdict) if isinstance(verdict, Verdict) else verdict.to_dict()
     return json_answer(signed(body, answer) if sign else answer)
 
 

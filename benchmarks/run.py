@@ -37,9 +37,10 @@ import orjson
 
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.replay import replay
 from kalooki_referee.vectors.build import expand_setup
-from kalooki_referee.rules.invariants import state_from_dict
+from kalooki_referee.rules.wire.state import state_from_dict
 
 if TYPE_CHECKING:
     from flask.testing import FlaskClient
@@ -148,8 +149,8 @@ def in_process() -> None:
     print("legal-actions, 20 cards with 4 jokers, in the rules core (median / p99, milliseconds)")
     for name, position in WORST:
         st = state_from_dict(expand_setup(position, VARIANT, FOUR_JOKERS, "bench"), v4)
-        listing = legal_actions(v4, st)
-        med, p99_ = timed(lambda: legal_actions(v4, st), 60)
+        listing = listing_wire(legal_actions(v4, st))
+        med, p99_ = timed(lambda: listing_wire(legal_actions(v4, st)), 60)
         line(f"{name}: {len(listing['actions'])} actions{' (cut)' if listing['truncated'] else ''}",
              f"{med / 1000:8.2f} / {p99_ / 1000:8.2f} ms", "<= 20 ms")
 
@@ -160,7 +161,7 @@ def in_process() -> None:
     start = {"deal": {"players": ["A", "B", "C", "D"], "seed": "bench-replay"}}
     state, _ = deal(v, ["A", "B", "C", "D"], "bench-replay")
     while len(actions) < 300 and state.phase != "ended":
-        listed = legal_actions(v, state)["actions"]
+        listed = listing_wire(legal_actions(v, state))["actions"]
         pick = next((a for a in listed if a["type"] == "announce"), None) or rng.choice(listed)
         actions.append(pick)
         state = adjudicate(v, state, action_from_dict(pick)).state

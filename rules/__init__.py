@@ -1,18 +1,22 @@
 """The rules core of the Kalooki referee: pure Python, no web imports.
 
 ``adjudicate(variant, state, action) -> Verdict`` is the one entry point; the value types are in
-``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``variant``.
+``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``variant``; JSON
+becomes values and values become JSON in ``wire`` (``state_from_dict``, ``verdict_wire``, ...).
 """
-from .actions import Action, action_from_dict
+from .actions import Action
 from .deal import deal
 from .engine import Verdict, Violation, adjudicate, is_legal
 from .errors import ImpossibleState, InvalidRules, MalformedInput, Problem, RefereeInputError, UnknownVariant
-from .invariants import state_from_dict
 from .state import State
 from .variant import Variant, all_variants, load_variant, variant_ids
+from .wire.actions import action_from_dict, action_wire
+from .wire.state import state_from_dict, state_wire
+from .wire.verdicts import verdict_wire, violation_wire
 
 __all__ = [
     "Action", "action_from_dict", "deal", "Verdict", "Violation", "adjudicate", "is_legal",
     "ImpossibleState", "InvalidRules", "MalformedInput", "Problem", "RefereeInputError", "UnknownVariant",
     "State", "state_from_dict", "Variant", "all_variants", "load_variant", "variant_ids",
+    "action_wire", "state_wire", "verdict_wire", "violation_wire",
 ]

@@ -1,18 +1,16 @@
-"""Actions: what a player proposes.  On the wire an action is an object with a ``type`` and that
-type's fields; ``player`` is optional and defaults to the player whose move it is."""
+"""Actions: what a player proposes, as typed values, and their canonical order.  On the wire
+(rules/wire/actions.py) an action is an object with a ``type`` and that type's fields; ``player`` is
+optional and defaults to the player whose move it is."""
 from __future__ import annotations
 
 import functools
-import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii as _q
 from typing import Any, Union
 
-import orjson
-
-from .cards import Card, parse_card
-from .errors import MalformedInput, Problem
-from .melds import Token, parse_token
+from .cards import Card
+from .melds import Token
 
 MAX_TURN_STEPS = 60
 MAX_MELDS = 20
@@ -38,6 +36,13 @@ class MeldSpec:
         """The cards as written on the wire (computed once per spec: a listing writes the same
         meld in many openings)."""
         return tuple([t.code for t in self.tokens])
+
+    @functools.cached_property
+    def key(self) -> str:
+        """The spec's part of ``order_key`` (computed once per spec, as ``codes``)."""
+        id_ = "" if self.id is None else f',"id":{_q(self.id)}'
+        kind = "" if self.kind is None else f',"kind":{_q(self.kind)}'
+        return f'{{"cards":{_cards(self.codes)}{id_}{kind}}}'
 
 
 @dataclass(frozen=True)
@@ -129,137 +134,73 @@ class TurnAction:
 Action = Union[Draw, MeldAction, Build, SwapJoker, Discard, Announce, Pass, Call, Allow, Penalty, Challenge, TurnAction]
 
 
-# -- the wire form ------------------------------------------------------------------------------
-# Decoding trusts the shape: every request was checked against openapi.yaml at the edge (the
-# ``Action`` component) before it reaches the core, so these functions only build values.
+# -- the canonical order -----------------------------------------------------------------------
 
-def _tokens(codes: list[str]) -> tuple[Token, ...]:
-    return tuple(parse_token(c) for c in codes)
+def order_key(action: Action) -> str:
+    """The canonical order of actions: the text of their wire forms (rules/wire/actions.py's
+    ``action_wire``) as compact JSON with sorted keys, which is how the referee has always listed
+    them.  Two actions have the same key exactly when they have the same wire form.
 
-
-def _meld_action(data: Mapping[str, Any], who: str | None) -> MeldAction:
-    specs = tuple(MeldSpec(_tokens(m["cards"]), m.get("kind"), m.get("id")) for m in data["melds"])
-    builds = tuple(_build(b, None) for b in data.get("builds") or ())
-    return MeldAction(specs, who, builds)
-
-
-def _build(data: Mapping[str, Any], who: str | None) -> Build:
-    return Build(data["meld"], _tokens(data["cards"]), data.get("end"), who)
+    The text is written here directly from the typed action, as ``json.dumps(action_wire(action),
+    sort_keys=True, separators=(",", ":"))`` writes it (every character outside printable ASCII
+    escaped; tests/rules/test_legal_actions.py holds the two equal): it orders exactly as the spaced
+    text listings were first sorted by, since two texts that agree up to some point agree there on
+    where a separator stands, so a space after it falls in both or in neither."""
+    return _KEYS[type(action)](action)
 
 
-def _draw(data: Mapping[str, Any], who: str | None) -> Draw:
-    card = data.get("card")
-    return Draw(data["source"], None if card is None else parse_card(card), who)
+def _who(player: str | None, type_: str) -> str:
+    """The members most actions end with, and the closing brace: ``player`` (when named), ``type``."""
+    return f'{_named(player)}"type":"{type_}"}}'
 
 
-def _swap(data: Mapping[str, Any], who: str | None) -> SwapJoker:
-    place = data.get("place")
-    placed: MeldAction | Build | None = None
-    if place is not None:
-        placed = _meld_action(place, place.get("player")) if place["type"] == "meld" else _build(place, place.get("player"))
-    return SwapJoker(data["meld"], tuple(parse_card(c) for c in data["naturals"]), placed, who)
+def _cards(codes: Iterable[str]) -> str:
+    return "[" + ",".join([_q(c) for c in codes]) + "]"
 
 
-def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
-    return TurnAction(tuple(action_from_dict(step) for step in data["actions"]), who)
+def _build_key(b: Build, nested: bool = False) -> str:
+    end = "" if b.end is None else f',"end":{_q(b.end)}'
+    head = f'{{"cards":{_cards([t.code for t in b.tokens])}{end},"meld":{_q(b.meld)}'
+    if nested:  # (written without its type)
+        return head + ("}" if b.player is None else f',"player":{_q(b.player)}}}')
+    return f"{head},{_who(b.player, 'build')}"
 
 
-_DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
-    "draw": _draw,
-    "meld": _meld_action,
-    "build": _build,
-    "swap_joker": _swap,
-    "discard": lambda data, who: Discard(parse_card(data["card"]), who),
-    "announce": lambda data, who: Announce(int(data["count"]), who),
-    "pass": lambda data, who: Pass(who),
-    "call": lambda data, who: Call(who),
-    "allow": lambda data, who: Allow(data["caller"], who),
-    "penalty": lambda data, who: Penalty(data["infraction"], who),
-    "challenge": lambda data, who: Challenge(data["target"], data["claim"], who),
-    "turn": _turn,
+def _meld_key(m: MeldAction) -> str:
+    builds = '{"builds":[' + ",".join([_build_key(b, True) for b in m.builds]) + "]," if m.builds else "{"
+    return f'{builds}"melds":[{",".join([spec.key for spec in m.melds])}],{_who(m.player, "meld")}'
+
+
+def _swap_key(s: SwapJoker) -> str:
+    place = "" if s.place is None else f'"place":{order_key(s.place)},'
+    return f'{{"meld":{_q(s.meld)},"naturals":{_cards([c.code for c in s.naturals])},{place}{_who(s.player, "swap_joker")}'
+
+
+def _named(player: str | None) -> str:
+    """The ``player`` member with its comma, where it sorts before other members (empty: not named)."""
+    return "" if player is None else f'"player":{_q(player)},'
+
+
+def _draw_key(d: Draw) -> str:
+    card = "" if d.card is None else f'"card":{_q(d.card.code)},'
+    return f'{{{card}{_named(d.player)}"source":{_q(d.source)},"type":"draw"}}'
+
+
+def _challenge_key(c: Challenge) -> str:  # pragma: no cover - the listing offers no challenge
+    return f'{{"claim":{_q(c.claim)},{_named(c.player)}"target":{_q(c.target)},"type":"challenge"}}'
+
+
+_KEYS: dict[type, Callable[[Any], str]] = {
+    Draw: _draw_key,
+    MeldAction: _meld_key,
+    Build: _build_key,
+    SwapJoker: _swap_key,
+    Discard: lambda a: f'{{"card":{_q(a.card.code)},{_who(a.player, "discard")}',
+    Announce: lambda a: f'{{"count":{int(a.count)},{_who(a.player, "announce")}',
+    Pass: lambda a: "{" + _who(a.player, "pass"),
+    Call: lambda a: "{" + _who(a.player, "call"),
+    Allow: lambda a: f'{{"caller":{_q(a.caller)},{_who(a.player, "allow")}',
+    Penalty: lambda a: f'{{"infraction":{_q(a.infraction)},{_who(a.player, "penalty")}',
+    Challenge: _challenge_key,
+    TurnAction: lambda a: f'{{"actions":[{",".join([order_key(x) for x in a.actions])}],{_who(a.player, "turn")}',
 }
-
-
-def action_from_dict(data: Mapping[str, Any]) -> Action:
-    """The action of a wire object that matches openapi.yaml's ``Action``.  A game's own actions
-    (buy_in, decline, next_hand) pass the schema of a replay's log too, and are refused here when
-    the log starts from a hand."""
-    decode = _DECODERS.get(data.get("type"))  # type: ignore[arg-type]
-    if decode is None:
-        raise MalformedInput(Problem("/type", f"{str(data.get('type'))[:40]!r} is not an action of a hand; "
-                                              "this log starts from a hand, not a game"))
-    return decode(data, data.get("player"))
-
-
-# -- the wire form, written ------------------------------------------------------------------------------
-
-def action_to_dict(action: Action, nested: bool = False) -> dict[str, Any]:
-    """The wire form of ``action`` (what ``action_from_dict`` reads back as the same action): the
-    dicts of ``_fields``, written directly (the listing writes hundreds of actions per request)."""
-    out: dict[str, Any]
-    if isinstance(action, Draw):
-        out = {"type": "draw", "source": action.source}
-        if action.card is not None:  # pragma: no cover - the listing (the only writer) offers draws without a card
-            out["card"] = action.card.code
-    elif isinstance(action, MeldAction):
-        melds = []
-        for spec in action.melds:
-            meld: dict[str, Any] = {"cards": list(spec.codes)}
-            if spec.kind is not None:  # pragma: no branch - the listing's melds always name their kind
-                meld["kind"] = spec.kind
-            if spec.id is not None:  # pragma: no cover - the listing's melds are laid without an id
-                meld["id"] = spec.id
-            melds.append(meld)
-        out = {"type": "meld", "melds": melds}
-        if action.builds:
-            out["builds"] = [action_to_dict(b, nested=True) for b in action.builds]
-    elif isinstance(action, Build):
-        out = {} if nested else {"type": "build"}
-        out["meld"] = action.meld
-        out["cards"] = [t.code for t in action.tokens]
-        if action.end is not None:
-            out["end"] = action.end
-    elif isinstance(action, SwapJoker):
-        out = {"type": "swap_joker", "meld": action.meld, "naturals": [c.code for c in action.naturals]}
-        if action.place is not None:
-            out["place"] = action_to_dict(action.place)
-    elif isinstance(action, Discard):
-        out = {"type": "discard", "card": action.card.code}
-    elif isinstance(action, Announce):
-        out = {"type": "announce", "count": action.count}
-    elif isinstance(action, Pass):
-        out = {"type": "pass"}
-    elif isinstance(action, Call):
-        out = {"type": "call"}
-    elif isinstance(action, Allow):
-        out = {"type": "allow", "caller": action.caller}
-    elif isinstance(action, Penalty):  # pragma: no cover - the listing offers no penalty, challenge or whole turn
-        out = {"type": "penalty", "infraction": action.infraction}
-    elif isinstance(action, Challenge):  # pragma: no cover - (as above)
-        out = {"type": "challenge", "target": action.target, "claim": action.claim}
-    else:  # pragma: no cover - (as above)
-        out = {"type": "turn", "actions": [action_to_dict(a) for a in action.actions]}
-    if action.player is not None:
-        out["player"] = action.player
-    return out
-
-
-def order_key(action: Action, written: dict[str, Any] | None = None) -> str:
-    """The canonical order of actions: their wire forms written as JSON with sorted keys, which is
-    how the referee has always listed them (``written``: the wire form, where the caller has it).
-    Two actions have the same key exactly when they have the same wire form.
-
-    The key is the compact text (no space after a comma or a colon; every character outside
-    printable ASCII escaped, as ``json.dumps`` does): it orders exactly as the spaced text that
-    listings were first sorted by, since two texts that agree up to some point agree there on
-    where a separator stands, so a space after it falls in both or in neither.  orjson writes it
-    where the text is printable ASCII without escapes (the same bytes, several times faster);
-    ``json`` writes the rest."""
-    value = action_to_dict(action) if written is None else written
-    text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    if text.isascii() and b"\\" not in text and b"\x7f" not in text:
-        return text.decode()
-    return _KEY_WRITER.encode(value)
-
-
-_KEY_WRITER = json.JSONEncoder(sort_keys=True, separators=(",", ":"))

@@ -22,7 +22,7 @@ top).  Where the dealer has the upcard option the dealer acts first.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from .cards import Card, canonical, pack_order
 from .errors import MalformedInput, Problem
@@ -69,19 +69,6 @@ class ReportedCut:
     whom (None: the player who cuts in this variant)."""
     count: int
     by: str | None = None
-
-
-def cut_from_dict(data: Any, at: str = "/cut") -> ReportedCut | None:
-    """A reported cut from its JSON form (openapi.yaml's ReportedCut), or None for none."""
-    if data is None:
-        return None
-    count: Any = data.get("count") if isinstance(data, Mapping) else None
-    by: Any = data.get("by") if isinstance(data, Mapping) else None
-    whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())  # (2.0 is the integer 2)
-    if (not isinstance(data, Mapping) or set(data) - {"count", "by"} or isinstance(count, bool) or not whole
-            or not isinstance(by, (str, type(None)))):  # pragma: no cover - openapi.yaml's ReportedCut is an object of an integer count and an optional player id
-        raise MalformedInput(Problem(at, "a reported cut is an object: count (cards cut) and by (the player who cut)"))
-    return ReportedCut(int(count), by)
 
 
 def _deal_problems(variant: Variant, players: list[str], dealer: str | None, hand: int | None) -> list[Problem]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 from . import search
 from .actions import (Action, Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, Pass, Penalty,
@@ -37,7 +37,7 @@ from .clause_ids import (BUILD_NONE_AFTER_SOMEONE_GOES_OUT, BUILD_ONLY_AFTER_OWN
                          REFEREE_FIRST_DRAW_WITHOUT_UPCARD, REFEREE_FULL_SET_JOKER_ONE_NATURAL,
                          TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
-from .clauses import Cited, citation
+from .clauses import Cited
 from . import events as ev
 from .errors import MalformedInput, Problem, RefereeInputError, pointer
 from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, extend_run, extend_set,
@@ -81,23 +81,6 @@ class Violation:
         cited = variant.citation(self.clause)
         return replace(self, clause=cited.clause, cited=cited, penalty=penalised(variant, self.charge))
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"message": self.message}
-        if self.cited is not None:
-            out.update(self.cited.to_dict())
-        else:  # a violation no variant has cited yet: the registry's own citation, no ruling
-            out.update(clause=self.clause, **citation(self.clause), rulings=[])
-        if self.step is not None:
-            out["step"] = self.step
-        if self.ambiguous:
-            out["ambiguous"] = True
-            out["readings"] = [dict(r) for r in self.readings]
-        if self.needs:
-            out["needs"] = list(self.needs)
-        if self.penalty is not None:
-            out["penalty"] = self.penalty.to_dict()
-        return out
-
 
 @dataclass(frozen=True)
 class Charge:
@@ -116,9 +99,6 @@ class Penalised:
     infraction: str
     points: int
     clause: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "infraction": self.infraction, "points": self.points, "clause": self.clause}
 
 
 def infraction_clause(infraction: str) -> str:
@@ -152,18 +132,6 @@ class Verdict:
     @property
     def result(self) -> HandResult | None:
         return self.state.result if self.legal else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "legal": self.legal,
-            "violations": [v.to_dict() for v in self.violations],
-            "state": self.state.to_dict(),
-            "events": [e.to_dict() for e in self.events],
-            "result": self.result.to_dict() if self.result else None,
-            # only on an answer that depends on unseen cards, so every other answer keeps its bytes
-            **({"undetermined": [u.to_dict() for u in self.undetermined]} if self.undetermined else {}),
-            **({"settlement": self.settlement.to_dict()} if self.settlement is not None else {}),
-        }
 
 
 class Illegal(Exception):
@@ -1099,7 +1067,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                                       "discard": discard, "announcement": announcement}, events)
 
 
-def _end_turn(variant: Variant, state: State, changes: dict[str, Any], events: list[ev.Event]) -> State:
+def _end_turn(variant: Variant, state: State, changes: dict[str, object], events: list[ev.Event]) -> State:
     """The end of the turn of the player to act, with ``changes`` (their hand, the discard pile...): an
     empty stock turned or the hand void, then the next player's draw."""
     player = state.current

@@ -1,30 +1,16 @@
 """Events: what an accepted action did, as typed values.  A verdict lists them in order; on the
-wire each is an object with its ``type`` and its fields (fields that do not apply are left out)."""
+wire (``rules/wire/verdicts.py``, ``event_wire``) each is an object with its ``type`` and its fields
+(the ``optional`` fields that do not apply are left out)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True, slots=True)
 class Event:
     type: ClassVar[str]
     optional: ClassVar[frozenset[str]] = frozenset()   # fields left out of the wire form when None
-
-    def to_dict(self) -> dict[str, Any]:
-        names = _FIELDS.get(type(self))
-        if names is None:  # each event type's fields, read once (``fields()`` is slow)
-            names = _FIELDS[type(self)] = tuple((f.name, f.name in self.optional) for f in fields(self))
-        out: dict[str, Any] = {"type": self.type}
-        for name, optional in names:
-            value = getattr(self, name)
-            if value is None and optional:
-                continue
-            out[name] = list(value) if isinstance(value, tuple) else value
-        return out
-
-
-_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {}
 
 
 # -- the hand ----------------------------------------------------------------------------------

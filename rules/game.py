@@ -13,19 +13,19 @@ import itertools
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Literal, Mapping, Required, TypedDict, cast
 
-from .actions import Action, action_from_dict
+from .actions import Action
 from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
                          BUYIN_NONE_NORTH_AMERICA, DEALER_ROTATION_LEFT,
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, ELIMINATION_OVER_150,
                          STAKES_AGREED_IN_ADVANCE, STAKES_INITIAL_STAKE_TO_POOL,
                          STAKES_LEDGER_BALANCES, TURN_DRAW_MELD_DISCARD)
-from .deal import ReportedCut, cut_from_dict, deal
+from .deal import ReportedCut, deal
 from .engine import Illegal, Verdict, Violation, adjudicate
 from . import events as ev
 from .errors import ImpossibleState, MalformedInput, Problem, pointer
 from .settlement import Amount, OpenSettlement, carried, game_settlement
 from .shuffle import seed_text, shuffled
-from .invariants import player_list_problems, repeated_ids, state_from_dict
+from .invariants import player_list_problems, repeated_ids
 from .state import HandResult, Phase, State
 from .variant import Variant
 from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEALER_ROTATION_JAMAICAN,
@@ -37,6 +37,10 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
+from .wire.actions import action_from_dict
+from .wire.deal import cut_from_dict
+from .wire.state import hand_result_wire, state_from_dict, state_wire
+from .wire.verdicts import amount_wire, event_wire, settlement_wire, violation_wire
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
 STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
@@ -129,7 +133,7 @@ class Game:
         return {
             "players": [p.to_dict() for p in self.players], "dealer": self.dealer,
             "stakes": dict(self.stakes), "pool": self.pool, "phase": self.phase,
-            "hand": self.hand.to_dict() if self.hand else None, "hands_played": self.hands_played,
+            "hand": state_wire(self.hand) if self.hand else None, "hands_played": self.hands_played,
             "last_hand": self.last_hand, "last_winner": self.last_winner,
             "buy_in_queue": list(self.buy_in_queue), "buy_in_score": self.buy_in_score,
             "winner": self.winner, "sheet": [dict(r) for r in self.sheet],
@@ -147,10 +151,10 @@ class GameVerdict:
 
     def to_dict(self) -> dict[str, Any]:
         hand = self.hand if self.hand is not None else self.game.hand
-        return {"legal": self.legal, "violations": [v.to_dict() for v in self.violations],
-                "game": self.game.to_dict(), "state": hand.to_dict() if hand else None,
-                "events": [e.to_dict() for e in self.events],
-                "result": hand.result.to_dict() if (self.legal and hand and hand.result) else None,
+        return {"legal": self.legal, "violations": [violation_wire(v) for v in self.violations],
+                "game": self.game.to_dict(), "state": state_wire(hand) if hand else None,
+                "events": [event_wire(e) for e in self.events],
+                "result": hand_result_wire(hand.result) if (self.legal and hand and hand.result) else None,
                 **(self.open.to_dict() if self.open is not None else {})}
 
 
@@ -193,8 +197,8 @@ class OpenHand:
         for pid, fact in self.buy_in or ():
             players[pid]["buy_in"] = fact.to_dict()
         outcome = {"over": self.over.to_dict(), "winner": self.winner.to_dict(),
-                   "payout": {pid: a.to_dict() for pid, a in self.payout} if self.payout is not None else None}
-        return {"undetermined": [u.to_dict() for u in self.undetermined], "settlement": self.settlement.to_dict(),
+                   "payout": {pid: amount_wire(a) for pid, a in self.payout} if self.payout is not None else None}
+        return {"undetermined": [violation_wire(u) for u in self.undetermined], "settlement": settlement_wire(self.settlement),
                 "standing": players, "outcome": outcome}
 
 
@@ -348,7 +352,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
                 initial * len(seats), "between")
     game, events = _deal_next(variant, game, f"{seed}/hand-1", cut)
     record = {"seating": drawn, "seats": seats, "dealer": seats[0]}
-    return game, {**record, "events": [e.to_dict() for e in events]}
+    return game, {**record, "events": [event_wire(e) for e in events]}
 
 
 @enforces(GAME_JAMAICAN_NINE_HANDS_LOWEST_TOTAL, GAME_JAMAICAN_KALOOKI_HANDS_1_4,

@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
 
 from .cards import JOKER_CODE, UNSEEN, pack, pack_cards
 from .clause_ids import (CALL_ALLOWED_CALL_EFFECTS, CALL_ELIGIBILITY, CALL_NOT_BEFORE_CARD_LANDS,
@@ -28,7 +27,7 @@ from .clause_ids import (CALL_ALLOWED_CALL_EFFECTS, CALL_ELIGIBILITY, CALL_NOT_B
                          STOCK_RESHUFFLE_ONCE, TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
 from .errors import ImpossibleState, Problem, pointer
-from .state import Phase, Source, State, decode_state, held_cards, places_of
+from .state import Phase, Source, State, held_cards, places_of
 from .variant import Variant
 
 Found = Iterable[tuple[str, str]]   # what a check answers: (pointer, detail) for each problem
@@ -530,13 +529,3 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     for invariant in INVARIANTS:
         problems += invariant.problems(position)
     return problems
-
-
-def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
-    """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
-    problem, pointers relative to the state) if it cannot occur under ``variant``."""
-    state, problems = decode_state(data, variant)
-    problems += check_state(state, variant)
-    if problems:
-        raise ImpossibleState(problems)
-    return state

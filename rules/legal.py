@@ -19,14 +19,14 @@ apart, under ``undetermined``, which the answer holds only when it is not empty.
 
 Candidates are deduplicated and ordered by a key computed from the typed action
 (``actions.order_key``: the order of their wire forms as JSON with sorted keys), after the type:
-announce, draw or pass, meld, build, joker exchange, discard.
+announce, draw or pass, meld, build, joker exchange, discard.  The listing is a typed ``Listing``;
+rules/wire/legal.py writes it.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 
-from typing import Any
-
-from .actions import Action, MeldAction, action_to_dict, order_key
+from .actions import Action, MeldAction, order_key
 from .cards import UNSEEN
 from .engine import adjudicate
 from .melds import remembered_readings
@@ -41,7 +41,21 @@ TYPE_ORDER = {"announce": 0, "call": 0, "allow": 1, "pass": 1, "draw": 1, "meld"
               "discard": 5}
 
 
-def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify_all: bool = False) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Listing:
+    """The legal actions of a position, in canonical order: ``player`` is the player to act (None once
+    the hand has ended); ``truncated`` whether a cap, the check budget or the search cut the list;
+    ``undetermined`` the actions whose legality the seen cards do not decide (a position with unseen
+    cards)."""
+    player: str | None
+    phase: Phase
+    actions: tuple[Action, ...]
+    truncated: bool
+    cap: int
+    undetermined: tuple[Action, ...] = ()
+
+
+def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify_all: bool = False) -> Listing:
     """The legal actions of the player to act (and an owed announcement), in canonical order.
 
     Every candidate is put to the engine, except that new melds are checked once for each kind:
@@ -50,15 +64,10 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     hold a taken discard the turn owes (``must_use``), and what they leave in hand to discard; one
     of each kind is checked.  With a released joker to place, or ``verify_all``, each is checked."""
     found, cut = candidates(variant, state)
-    # the listing's order: by type, then by ``order_key`` (each wire form written once, kept for the answer)
+    # the listing's order: by type, then by ``order_key``
     unique: dict[tuple[int, str], Action] = {}
-    wire: dict[int, dict[str, Any]] = {}
     for action in found:
-        written = action_to_dict(action)
-        key = (TYPE_ORDER[action.type], order_key(action, written))
-        if key not in unique:
-            unique[key] = action
-            wire[id(action)] = written
+        unique.setdefault((TYPE_ORDER[action.type], order_key(action)), action)
     ordered = [unique[k] for k in sorted(unique)]
     # The cap cuts the melds, builds and exchanges, never the few moves that end or pass a turn
     # (draws, discards, an owed announcement, the dealer's pass): a cut list stays playable.
@@ -69,12 +78,8 @@ def legal_actions(variant: Variant, state: State, cap: int = DEFAULT_CAP, verify
     truncated = cut or len(ordered) > cap
     with remembered_readings():  # the same pieces recur in hundreds of candidates
         legal, undetermined, unchecked = _verified(variant, state, [a for a in ordered if id(a) in kept], verify_all)
-    truncated = truncated or unchecked
-    out = {"player": state.to_act if state.phase != Phase.ENDED else None, "phase": state.phase,
-           "actions": [wire[id(a)] for a in legal], "truncated": truncated, "cap": cap}
-    if undetermined:  # a position with unseen cards: actions whose legality the seen cards do not decide
-        out["undetermined"] = [wire[id(a)] for a in undetermined]
-    return out
+    return Listing(state.to_act if state.phase != Phase.ENDED else None, state.phase, tuple(legal),
+                   truncated or unchecked, cap, tuple(undetermined))
 
 
 def _verified(variant: Variant, state: State, actions: list[Action],

@@ -30,14 +30,16 @@ from typing import Any, Mapping, NotRequired, TypedDict, cast
 import orjson
 import rfc8785
 
-from .actions import Action, action_from_dict
+from .actions import Action
 from .deal import deal
 from .engine import Verdict, adjudicate
 from .errors import MalformedInput, Problem, RefereeInputError, pointer
 from .game import Game, GameVerdict, adjudicate_game, game_action_from_dict, game_from_dict, start_game
-from .invariants import state_from_dict
 from .state import State
 from .variant import Variant
+from .wire.actions import action_from_dict
+from .wire.state import state_from_dict, state_wire
+from .wire.verdicts import verdict_wire
 
 MAX_STEPS = 5000
 START_KINDS = ("deal", "state", "game", "new_game")
@@ -182,7 +184,7 @@ def _start(variant: Variant, start: Mapping[str, Any]) -> tuple[str, State | Gam
 
 
 def _position(kind: str, position: State | Game) -> Mapping[str, Any]:
-    return position.to_dict()
+    return state_wire(position) if isinstance(position, State) else position.to_dict()
 
 
 OPEN_KEYS = ("settlement", "standing", "outcome")   # a hand won with figures unseen cards leave open
@@ -255,7 +257,7 @@ def replay(variant: Variant, start: Mapping[str, Any], actions: list[Any], hashe
                 verdict = adjudicate(variant, cast(State, position), cast(Action, action))
         except MalformedInput as exc:  # a reference the position cannot resolve, e.g. an unknown meld id
             raise exc.prefixed(pointer("actions", i)) from None
-        answer = verdict.to_dict()
+        answer = verdict_wire(verdict) if isinstance(verdict, Verdict) else verdict.to_dict()
         if verdict.legal is None:  # a log from a position with unseen cards, at a step they decide
             out["undetermined"] = {"index": i, "action": actions[i], "undetermined": answer["undetermined"],
                                    "position_before": current, "hash_before": h}

@@ -31,6 +31,7 @@ from .settlement import (PAYMENTS_BALANCE, Impossible, Seat, Unsettled, game_set
                          settle_won)
 from .state import HandResult
 from .variant import Variant
+from .wire.verdicts import event_wire
 
 HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "credits", "scores", "ledger", "cut_bonus",
              "infractions"}
@@ -116,7 +117,7 @@ def score_sheet(variant: Variant, players: list[str], hands: list[Any], stakes: 
         "buy_in_queue": list(game.buy_in_queue),
         "winner": game.winner,
         "settlement": game_settlement(game.players, game.pool, game.winner) if game.winner else None,
-        "events": [e.to_dict() for e in events],
+        "events": [event_wire(e) for e in events],
         "inconsistency": inconsistency,
     }
 

@@ -300,11 +300,6 @@ class Amount:
         ends = sorted((by + self.low * times, by + self.high * times))
         return Amount(ends[0], ends[1], self.needs)
 
-    def to_dict(self) -> dict[str, Any]:
-        if self.decided:
-            return {"value": self.low}
-        return {"undetermined": True, "min": self.low, "max": self.high, "needs": list(self.needs)}
-
 
 def _exact(value: int) -> Amount:
     return Amount(value, value)
@@ -348,15 +343,6 @@ class OpenSettlement:
             return tuple((pid, a.low) for pid, a in figure)
         return HandResult(self.how, self.winner, values(self.penalties), values(self.payments), values(self.scores),
                           values(self.credits) if self.credits is not None else None)
-
-    def to_dict(self) -> dict[str, Any]:
-        def wire(figure: tuple[tuple[str, Amount], ...]) -> dict[str, Any]:
-            return {pid: a.to_dict() for pid, a in figure}
-        out: dict[str, Any] = {"how": self.how, "winner": self.winner, "penalties": wire(self.penalties),
-                               "payments": wire(self.payments), "scores": wire(self.scores)}
-        if self.credits is not None:
-            out["credits"] = wire(self.credits)
-        return out
 
 
 def _pointer_key(p: str) -> tuple[Any, ...]:

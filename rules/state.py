@@ -1,23 +1,22 @@
-"""The state of one hand: immutable value types, their wire form, and the check that a state can
-occur at all (in the spirit of python-chess's ``Board.status()``: every problem is reported at once).
+"""The state of one hand: immutable value types (their wire form is ``rules/wire/state.py``'s; the
+check that a state can occur at all is ``rules/invariants.py``'s).
 
-Wire conventions (see docs/wire-format.md):
-* ``players`` are listed in seating order, clockwise: each player's left neighbour is the next entry
-  (the last player's left neighbour is the first).
-* ``stock`` and ``discard`` are listed top card first.
-* hands are unordered and emitted sorted (suits S H D C, high rank first, jokers last).
+* ``players`` are in seating order, clockwise: each player's left neighbour is the next one (the
+  last player's left neighbour is the first).
+* ``stock`` and ``discard`` are held top card first; a hand is a multiset, held in the order play
+  left it.
 """
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from .cards import CANONICAL, CODE, JOKER, JOKER_CODE, UNSEEN, Card, known_cards, pack_cards, parse_card, seen
+from .cards import JOKER, JOKER_CODE, UNSEEN, Card, pack_cards
 from .errors import Problem, pointer
-from .melds import Meld, parse_token, readings
+from .melds import Meld, Token, readings
 from .variant import Variant
 
 _T = TypeVar("_T")
@@ -57,7 +56,7 @@ class Source(StrEnum):
 
 PHASES = tuple(Phase)
 SOURCES = tuple(Source)
-_PHASE_OF = {p.value: p for p in Phase}   # (a dict look-up: calling the enum is slow)
+PHASE_OF = {p.value: p for p in Phase}   # a phase by its name (a dict look-up: calling the enum is slow)
 
 
 @dataclass(frozen=True)
@@ -75,28 +74,12 @@ class Player:
         """How many cards of the hand nobody listed (``UNSEEN``)."""
         return self.hand.count(UNSEEN) if UNSEEN in self.hand else 0
 
-    def to_dict(self) -> dict[str, Any]:
-        hidden = self.hidden
-        listed = seen(self.hand) if hidden else self.hand
-        out = {"id": self.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": self.opened,
-               "score": self.score, "barred": self.barred}
-        if hidden:  # written only for a hand given partly or wholly as a count, so full states read as before
-            out["hidden"] = hidden
-        if self.calls:
-            out["calls"] = self.calls
-        if self.lay_barred:
-            out["lay_barred"] = True
-        return out
-
 
 @dataclass(frozen=True)
 class TableMeld:
     id: str
     owner: str
     meld: Meld
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "owner": self.owner, "kind": self.meld.kind, "cards": self.meld.codes}
 
 
 @dataclass(frozen=True)
@@ -126,30 +109,15 @@ class Turn:
     def is_fresh(self) -> bool:
         return self is _FRESH or self == _FRESH
 
-    def to_dict(self) -> dict[str, Any]:
-        # a card drawn unseen (from a stock nobody listed) is written as null
-        return {"drawn": self.drawn.code if self.drawn and self.drawn is not UNSEEN else None, "source": self.source,
-                "must_open": self.must_open, "opened_this_turn": self.opened_this_turn,
-                "pending_jokers": self.pending_jokers,
-                "builds": {mid: {"low": low, "high": high} for mid, low, high in self.builds},
-                # emitted only while owed, so states of variants without the rule read as before
-                **({"must_use": self.must_use.code} if self.must_use else {})}
-
 
 _FRESH = Turn()
 FRESH_TURN = _FRESH   # the empty turn record, shared (every new turn starts from it)
-# The wire form of the empty turn record, as an answer writes it: a request's turn equal to it is
-# decoded as the shared FRESH_TURN without reading its fields.
-_FRESH_WIRE = _FRESH.to_dict()
 
 
 @dataclass(frozen=True)
 class Announcement:
     player: str
     count: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "count": self.count}
 
 
 @dataclass(frozen=True)
@@ -160,13 +128,6 @@ class HandResult:
     payments: tuple[tuple[str, int], ...]
     scores: tuple[tuple[str, int], ...]        # cumulative score after the hand
     credits: tuple[tuple[str, int], ...] | None = None   # points credited to the winner (winner_collects)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"how": self.how, "winner": self.winner, "penalties": dict(self.penalties),
-                               "payments": dict(self.payments), "scores": dict(self.scores)}
-        if self.credits is not None:
-            out["credits"] = dict(self.credits)
-        return out
 
 
 @dataclass(frozen=True)
@@ -250,31 +211,6 @@ class State:
             found.append("/stock_hidden")
         return tuple(found)
 
-    # -- wire form ---------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        stock_hidden = self.stock_hidden
-        return {
-            "players": [p.to_dict() for p in self.players],
-            "dealer": self.dealer,
-            "to_act": self.to_act,
-            "phase": self.phase,
-            "first_play": self.first_play,
-            "stock": list(map(CODE, seen(self.stock) if stock_hidden else self.stock)),
-            **({"stock_hidden": stock_hidden} if stock_hidden else {}),
-            "discard": list(map(CODE, self.discard)),
-            "melds": [m.to_dict() for m in self.melds],
-            "turn": self.turn.to_dict(),
-            "announcement": self.announcement.to_dict() if self.announcement else None,
-            "reshuffles": self.reshuffles,
-            "seed": self.seed,
-            "result": self.result.to_dict() if self.result else None,
-            **({"dealer_option": True} if self.dealer_option else {}),
-            **({"first_round": True} if self.first_round else {}),
-            **({"hand_number": self.hand_number} if self.hand_number else {}),
-            **({"calls": list(self.calls)} if self.calls else {}),
-            **({"stock_owed": True} if self.stock_owed else {}),
-        }
-
     def card_counts(self) -> Counter[str]:
         """How many of each card code the state holds, wherever it lies."""
         cards = [c for p in self.players for c in p.hand]
@@ -297,92 +233,19 @@ def free_meld_id(taken: set[str], count: int) -> str:
     return f"m{n}"
 
 
-# ------------------------------------------------------------------------------------------
-# The wire form.  Decoding trusts the shape (the edge checked the request against openapi.yaml's
-# ``State``); what it cannot trust is that the position can occur: the melds must be melds, and
-# ``invariants.check_state`` lists every other reason the state is impossible (raised together as
-# ImpossibleState by ``invariants.state_from_dict``).
-# ------------------------------------------------------------------------------------------
-
-def _cards(codes: list[str]) -> tuple[Card, ...]:
-    known = known_cards(codes)
-    return known if known is not None else tuple(parse_card(c) for c in codes)
-
-
-def _table_meld(data: Mapping[str, Any], at: int, variant: Variant, problems: list[Problem]) -> TableMeld | None:
-    tokens = [parse_token(code) for code in data["cards"]]
-    kind = data["kind"]
+def table_meld(meld_id: str, owner: str, tokens: Sequence[Token], kind: str, variant: Variant,
+               at: int) -> TableMeld | Problem:
+    """The meld of a position read under ``variant`` (the ``at``-th on the table), or the problem that
+    makes the position impossible: cards that are not a ``kind``, or jokers that can be read in more
+    than one way."""
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
-        problems.append(Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})",
-                                "MELD_INVALID"))
-        return None
+        return Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})",
+                       "MELD_INVALID")
     if len(found) != 1:
-        problems.append(Problem(pointer("melds", at, "cards"),
-                                "the meld's jokers can be read in more than one way: write each as JK(=card)",
-                                "MELD_AMBIGUOUS"))
-        return None
-    return TableMeld(data["id"], data["owner"], found[0])
-
-
-def decode_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[Problem]]:
-    """The state of a wire object that matches openapi.yaml's ``State``, with the problems found in
-    reading it (a meld that is not a meld under ``variant``).  ``invariants.state_from_dict`` adds
-    every other reason the state cannot occur and refuses it."""
-    get = data.get
-    players = tuple([_player(p) for p in data["players"]])
-    impossible: list[Problem] = []
-    melds = []
-    for i, raw in enumerate(get("melds") or ()):
-        m = _table_meld(raw, i, variant, impossible)
-        if m is not None:
-            melds.append(m)
-    raw_turn = get("turn")
-    turn = _FRESH if raw_turn is None or raw_turn == _FRESH_WIRE else _turn(raw_turn)
-    raw_ann = get("announcement")
-    announcement = None if raw_ann is None else Announcement(raw_ann["player"], int(raw_ann["count"]))
-    raw_result = get("result")
-    state = build(State, players=players, dealer=data["dealer"], to_act=data["to_act"],
-                  phase=_PHASE_OF[data["phase"]],
-                  stock=_cards(data["stock"]) + (UNSEEN,) * int(get("stock_hidden", 0)), discard=_cards(data["discard"]),
-                  melds=tuple(melds), first_play=get("first_play", False), turn=turn, announcement=announcement,
-                  reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
-                  result=None if raw_result is None else _result(raw_result),
-                  dealer_option=get("dealer_option", False), first_round=get("first_round", False),
-                  hand_number=int(get("hand_number", 0)), calls=tuple(get("calls") or ()),
-                  stock_owed=get("stock_owed", False))
-    return state, impossible
-
-
-def _player(p: Mapping[str, Any]) -> Player:
-    hand = _cards(p["hand"])
-    get = p.get
-    hidden = get("hidden")
-    if hidden:
-        hand += (UNSEEN,) * int(hidden)
-    # (the counts are JSON integers, possibly written 2.0: int() only when one is given)
-    score, calls = get("score"), get("calls")
-    return build(Player, id=p["id"], hand=hand, opened=get("opened", False), score=int(score) if score else 0,
-                 barred=get("barred", False), calls=int(calls) if calls else 0, lay_barred=get("lay_barred", False))
-
-
-def _turn(t: Mapping[str, Any]) -> Turn:
-    drawn, must_use = t.get("drawn"), t.get("must_use")
-    builds = tuple(sorted((mid, int(c.get("low", 0)), int(c.get("high", 0)))
-                          for mid, c in (t.get("builds") or {}).items()))
-    source = t.get("source")
-    return Turn(None if drawn is None else parse_card(drawn), None if source is None else Source(source),
-                t.get("must_open", False),
-                t.get("opened_this_turn", False), int(t.get("pending_jokers", 0)), builds,
-                None if must_use is None else parse_card(must_use))
-
-
-def _result(d: Mapping[str, Any]) -> HandResult:
-    def table(key: str) -> tuple[tuple[str, int], ...]:
-        return tuple((k, int(v)) for k, v in d[key].items())
-    credits = d.get("credits")
-    return HandResult(d["how"], d["winner"], table("penalties"), table("payments"), table("scores"),
-                      None if credits is None else table("credits"))
+        return Problem(pointer("melds", at, "cards"),
+                       "the meld's jokers can be read in more than one way: write each as JK(=card)", "MELD_AMBIGUOUS")
+    return TableMeld(meld_id, owner, found[0])
 
 
 def held_cards(state: State) -> Counter[Card]:

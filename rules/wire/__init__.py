@@ -3,6 +3,9 @@ components; docs/wire-format.md).  The edge (api/requests.py) checks a body's sh
 openapi.yaml, then reads it here into values, once; the core checks that the position is possible and
 rules on it; its typed answer is written here.  The core's other modules take and return typed values.
 
-Being gathered module by module (issue "The wire once"): tournaments, and the commitment to what a
-seat's view hides, so far.
+Being gathered module by module (issue "The wire once"): a hand's values (``actions``, ``state`` with
+the position's reading, ``deal``'s reported cut, ``legal``'s listing, ``verdicts`` with their
+violations, events and open settlements), tournaments, and the commitment to what a seat's view
+hides, so far; a game, its score sheet and a replay still write their own (pyproject.toml's bridge
+of ignored imports lets them call the wire meanwhile).
 """

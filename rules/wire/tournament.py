@@ -6,6 +6,7 @@ from typing import Any, Mapping
 
 from ..tournament import Table, Tournament, TournamentEvent, TournamentVerdict, checked_event, checked_tournament
 from ..variant import Variant
+from .verdicts import event_wire, violation_wire
 
 
 def tournament_value(data: Mapping[str, Any]) -> Tournament:
@@ -38,5 +39,5 @@ def tournament_wire(tournament: Tournament) -> dict[str, Any]:
 
 
 def tournament_verdict_wire(verdict: TournamentVerdict) -> dict[str, Any]:
-    return {"legal": verdict.legal, "violations": [v.to_dict() for v in verdict.violations],
-            "tournament": tournament_wire(verdict.tournament), "events": [e.to_dict() for e in verdict.events]}
+    return {"legal": verdict.legal, "violations": [violation_wire(v) for v in verdict.violations],
+            "tournament": tournament_wire(verdict.tournament), "events": [event_wire(e) for e in verdict.events]}

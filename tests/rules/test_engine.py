@@ -10,6 +10,7 @@ from kalooki_referee.rules import ImpossibleState, deal, load_variant, state_fro
 from kalooki_referee.rules.cards import CardError, pack_order, parse_card
 from kalooki_referee.rules.melds import Failure, meld_value, read_meld, tokens_of
 from kalooki_referee.rules.shuffle import shuffled
+from kalooki_referee.rules.wire.state import state_wire
 
 from tests.support.helpers import FOUR, make_state, play
 
@@ -72,9 +73,9 @@ def _dealt():
 
 def test_deal_is_reproducible_and_seed_dependent():
     a, b = _dealt(), _dealt()
-    assert a.to_dict() == b.to_dict()
+    assert state_wire(a) == state_wire(b)
     c, _ = deal(BRITISH, ["P1", "P2", "P3", "P4"], "another seed")
-    assert c.to_dict() != a.to_dict()
+    assert state_wire(c) != state_wire(a)
 
 
 def test_deal_gives_thirteen_each_an_upcard_and_conserves_the_pack():
@@ -121,7 +122,7 @@ def test_documented_shuffle_reproduces_the_deal():
 
 
 def test_state_with_missing_extra_and_duplicated_cards_lists_every_problem():
-    good = _dealt().to_dict()
+    good = state_wire(_dealt())
     bad = {**good, "players": [dict(p) for p in good["players"]]}
     removed = bad["players"][0]["hand"][0]
     bad["players"][0]["hand"] = bad["players"][0]["hand"][1:]          # a card missing
@@ -139,7 +140,7 @@ def test_state_with_missing_extra_and_duplicated_cards_lists_every_problem():
 
 def test_malformed_state_fields_are_pointed_at(client):
     # the shape is the edge's to check (against openapi.yaml), once, before the core sees the state
-    good = _dealt().to_dict()
+    good = state_wire(_dealt())
     good["players"][2]["hand"][3] = "XX"
     good["phase"] = "lunch"
     answer = client.post("/v1/adjudicate", json={"variant": "british", "state": good,
@@ -187,7 +188,7 @@ def test_reshuffle_is_seeded_and_keeps_the_last_discard():
     assert v1.legal, v1.violations
     assert [c.code for c in v1.state.discard] == ["KD"] and v1.state.reshuffles == 1
     assert Counter(v1.state.stock) == Counter(state.discard)
-    other = state_from_dict({**state.to_dict(), "seed": "s2"}, variant)
+    other = state_from_dict({**state_wire(state), "seed": "s2"}, variant)
     v2 = play(variant, other, {"type": "turn", "actions": [{"type": "draw", "source": "stock"},
                                                            {"type": "discard", "card": "KD"}]})
     assert v2.state.stock != v1.state.stock

@@ -9,6 +9,7 @@ from kalooki_referee.rules import load_variant, variant_ids
 from kalooki_referee.rules.cards import UNSEEN
 from kalooki_referee.rules.invariants import check_state
 from kalooki_referee.rules.state import replace
+from kalooki_referee.rules.wire.state import state_wire
 from tests.support.random_play import positions
 
 COUNTED = {"positions": {"counted": True}}
@@ -37,7 +38,7 @@ SAMPLE = list(_sample())
 def test_every_position_of_random_play_keeps_its_hand_sizes():
     for variant_id, state in SAMPLE:
         for rules in (COUNTED, NO_MISSING):
-            assert check_state(state, _counted(variant_id, rules)) == [], (variant_id, state.to_dict())
+            assert check_state(state, _counted(variant_id, rules)) == [], (variant_id, state_wire(state))
 
 
 def _at_limit(variant, state) -> bool:
@@ -69,12 +70,12 @@ def test_a_card_moved_from_any_hand_to_the_stock_is_refused(variant_id):
                 continue  # (an empty hand is refused anyway: HAND_EMPTY)
             moved = _one_card_to_the_stock(state, seat)
             codes = _codes(check_state(moved, variant))
-            assert codes & {"HAND_SIZE", "PILE_SIZE", "DEALT_COUNT"}, (variant_id, seat, state.to_dict())
+            assert codes & {"HAND_SIZE", "PILE_SIZE", "DEALT_COUNT"}, (variant_id, seat, state_wire(state))
             # the same with that hand given as a count (a partial position): refused alike
             p = moved.players[seat]
             partial = replace(moved, players=moved.players_with(p.id, hand=(UNSEEN,) * len(p.hand)))
             codes = _codes(check_state(partial, variant))
-            assert codes & {"HAND_SIZE", "PILE_SIZE", "DEALT_COUNT"}, (variant_id, seat, partial.to_dict())
+            assert codes & {"HAND_SIZE", "PILE_SIZE", "DEALT_COUNT"}, (variant_id, seat, state_wire(partial))
             checked += 1
     assert checked > 20
 

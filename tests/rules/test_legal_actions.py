@@ -10,11 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict
-from kalooki_referee.rules.actions import Announce, Build, Discard, Draw, MeldAction, MeldSpec, Pass, SwapJoker, action_to_dict, order_key
+from kalooki_referee.rules.actions import (Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, MeldSpec, Pass,
+                                          Penalty, SwapJoker, TurnAction, order_key)
+from kalooki_referee.rules.wire.actions import action_wire
 from kalooki_referee.rules.cards import parse_card
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.melds import parse_token
 from kalooki_referee.rules.search import single_melds
+from kalooki_referee.rules.wire.state import state_wire
 from tests.support.helpers import make_state
 
 OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
@@ -26,8 +30,8 @@ OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "
 
 def test_every_listed_action_is_legal_and_the_shortcut_agrees_with_checking_each():
     variant, state = make_state(OPENED)
-    listing = legal_actions(variant, state)
-    assert listing["actions"] == legal_actions(variant, state, verify_all=True)["actions"]
+    listing = listing_wire(legal_actions(variant, state))
+    assert listing["actions"] == listing_wire(legal_actions(variant, state, verify_all=True))["actions"]
     for action in listing["actions"]:
         assert adjudicate(variant, state, action_from_dict(action)).legal, action
     kinds = {a["type"] for a in listing["actions"]}
@@ -39,17 +43,17 @@ def test_every_listed_action_is_legal_and_the_shortcut_agrees_with_checking_each
 
 def test_the_order_is_canonical_and_stable():
     variant, state = make_state(OPENED)
-    first = legal_actions(variant, state)["actions"]
+    first = listing_wire(legal_actions(variant, state))["actions"]
     order = ["announce", "draw", "meld", "build", "swap_joker", "discard"]
     assert [order.index(a["type"]) for a in first] == sorted(order.index(a["type"]) for a in first)
-    assert first == legal_actions(variant, state)["actions"]
+    assert first == listing_wire(legal_actions(variant, state))["actions"]
 
 
 def test_a_joker_exchange_is_listed_when_the_natural_is_held():
     setup = {**OPENED, "players": [{**OPENED["players"][0], "hand": OPENED["players"][0]["hand"] + ["7C"]},
                                    {**OPENED["players"][1], "hand": OPENED["players"][1]["hand"][:-1]}]}
     variant, state = make_state(setup)
-    actions = legal_actions(variant, state)["actions"]
+    actions = listing_wire(legal_actions(variant, state))["actions"]
     assert {"type": "swap_joker", "meld": "m1", "naturals": ["7C"]} in actions
 
 
@@ -59,18 +63,18 @@ def test_a_player_who_cannot_reach_forty_is_offered_no_meld():
              "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "5D", "source": "stock"}}
     variant, state = make_state(setup)
     assert [k for k, _, _ in single_melds(state.current.hand, variant)] == ["run"]  # 2-3-4 of spades, worth 9
-    assert {a["type"] for a in legal_actions(variant, state)["actions"]} == {"discard"}
+    assert {a["type"] for a in listing_wire(legal_actions(variant, state))["actions"]} == {"discard"}
 
 
 def test_the_cap_cuts_the_list_and_says_so(client):
     variant, state = make_state(OPENED)
-    full = legal_actions(variant, state)["actions"]
+    full = listing_wire(legal_actions(variant, state))["actions"]
     discards = [a for a in full if a["type"] == "discard"]
     plays = [a for a in full if a["type"] != "discard"]
     # the cap cuts the melds, builds and exchanges, never the discards that end the turn
-    cut = legal_actions(variant, state, cap=len(discards) + 2)
+    cut = listing_wire(legal_actions(variant, state, cap=len(discards) + 2))
     assert cut["truncated"] and cut["actions"] == plays[:2] + discards
-    tiny = legal_actions(variant, state, cap=3)
+    tiny = listing_wire(legal_actions(variant, state, cap=3))
     assert tiny["truncated"] and tiny["actions"] == discards[:3]
 
 
@@ -93,7 +97,7 @@ def test_the_listing_of_hard_positions_is_unchanged(case):
     # positions are composed (a hand holds more than play gives), so the hand limit is waived.
     variant = load_variant(case["variant"], {**(case["rules"] or {}), "positions": {"hand_limit": False}})
     state = state_from_dict(case["state"], variant)
-    assert legal_actions(variant, state, case["cap"]) == case["answer"]
+    assert listing_wire(legal_actions(variant, state, case["cap"])) == case["answer"]
 
 
 # -- the canonical order, from the typed actions ------------------------------------------------
@@ -106,29 +110,38 @@ TOKENS = st.lists(st.sampled_from(CODES), min_size=1, max_size=4).map(lambda cs:
 ENDS = st.sampled_from([None, "low", "high"])
 BUILDS = st.builds(Build, IDS, TOKENS, ENDS)
 SPECS = st.builds(MeldSpec, TOKENS, st.sampled_from([None, "set", "run"]), st.sampled_from([None, "n1", "n10"]))
-ACTIONS = st.one_of(
-    st.builds(Draw, st.sampled_from(["stock", "discard"])),
-    st.builds(Pass),
+WHO = st.one_of(st.none(), IDS)   # the optional player: ids that need escaping too
+NATURAL = st.sampled_from(NATURALS).map(parse_card)
+MELDS = st.builds(MeldAction, st.lists(SPECS, min_size=1, max_size=3).map(tuple), WHO,
+                  builds=st.lists(BUILDS, max_size=2).map(tuple))
+STEPS = st.one_of(
+    st.builds(Draw, st.sampled_from(["stock", "discard"]), st.one_of(st.none(), NATURAL), WHO),
+    st.builds(Pass, WHO),
     st.builds(Announce, st.integers(1, 12), st.sampled_from(["A", "B", "A1"])),
-    st.builds(Discard, st.sampled_from(NATURALS + ["JK"]).map(parse_card)),
+    st.builds(Discard, st.sampled_from(NATURALS + ["JK"]).map(parse_card), WHO),
     BUILDS,
-    st.builds(SwapJoker, IDS, st.lists(st.sampled_from(NATURALS).map(parse_card), min_size=1, max_size=2).map(tuple)),
-    st.builds(MeldAction, st.lists(SPECS, min_size=1, max_size=3).map(tuple),
-              builds=st.lists(BUILDS, max_size=2).map(tuple)),
+    st.builds(SwapJoker, IDS, st.lists(NATURAL, min_size=1, max_size=2).map(tuple),
+              st.one_of(st.none(), MELDS, BUILDS), WHO),
+    MELDS,
+    st.builds(Call, WHO), st.builds(Allow, IDS, WHO), st.builds(Penalty, IDS, WHO), st.builds(Challenge, IDS, IDS, WHO),
 )
+ACTIONS = st.one_of(STEPS, st.builds(TurnAction, st.lists(STEPS, max_size=3).map(tuple), WHO))
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(ACTIONS, min_size=2, max_size=12))
 def test_the_order_key_orders_as_the_sorted_wire_text(actions):
     # the listing used to sort by json.dumps(wire, sort_keys=True); the key computed from the typed
-    # value must give the same order, and be equal exactly when the wire forms are
-    text = {id(a): json.dumps(action_to_dict(a), sort_keys=True) for a in actions}
+    # value is the compact form of that text, so it gives the same order, and is equal exactly when
+    # the wire forms are
+    text = {id(a): json.dumps(action_wire(a), sort_keys=True) for a in actions}
+    for a in actions:
+        assert order_key(a) == json.dumps(action_wire(a), sort_keys=True, separators=(",", ":"))
     by_key = sorted(actions, key=order_key)
     assert [text[id(a)] for a in by_key] == sorted(text.values())
     assert len({order_key(a) for a in actions}) == len(set(text.values()))
     for a in actions:
-        assert action_from_dict(action_to_dict(a)) == a
+        assert action_from_dict(action_wire(a)) == a
 
 
 # -- never slow ---------------------------------------------------------------------------------
@@ -149,7 +162,7 @@ CRAFTED = {"players": [{"id": "A", "hand": [r + s for r in "56789" for s in "SHD
 def test_a_crafted_sixty_card_opening_search_is_answered_at_once(client):
     variant, state = make_state(CRAFTED, "kalooki_co_uk", CRAFTED_RULES)
     assert len(state.current.hand) == 60 and not state.current.opened
-    body = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": state.to_dict()}
+    body = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": state_wire(state)}
     verdict = client.post("/v1/adjudicate", json={**body, "action": {"type": "draw", "source": "discard"}}).get_json()
     assert not verdict["legal"]
     assert [v["clause"] for v in verdict["violations"]] == ["draw.uk_discard_must_complete_set_now"]
@@ -160,7 +173,7 @@ def test_a_crafted_sixty_card_opening_search_is_answered_at_once(client):
                                    CRAFTED["players"][1]], "discard": ["10S"]}
     variant, state = make_state(rich, "kalooki_co_uk", CRAFTED_RULES)
     assert adjudicate(variant, state, action_from_dict({"type": "draw", "source": "discard"})).legal
-    assert legal_actions(variant, state)["actions"] == [{"type": "draw", "source": "discard"},
+    assert listing_wire(legal_actions(variant, state))["actions"] == [{"type": "draw", "source": "discard"},
                                                         {"type": "draw", "source": "stock"}]
 
 
@@ -176,9 +189,9 @@ def test_a_taken_discard_owed_lists_only_the_plays_that_hold_it(variant_id):
              "dealer": "B", "to_act": "A", "phase": "play",
              "turn": {"drawn": "7H", "source": "discard", "must_use": "7H"}, "discard": ["9S"]}
     variant, state = make_state(setup, variant_id)
-    listing = legal_actions(variant, state)
+    listing = listing_wire(legal_actions(variant, state))
     assert not listing["truncated"]
-    assert listing["actions"] == legal_actions(variant, state, verify_all=True)["actions"]
+    assert listing["actions"] == listing_wire(legal_actions(variant, state, verify_all=True))["actions"]
     assert {"type": "meld", "melds": [{"cards": ["7H", "8H", "9H"], "kind": "run"}]} in listing["actions"]
     assert all("7H" in (a.get("cards") or [c for m in a["melds"] for c in m["cards"]]) for a in listing["actions"])
     queens = {"type": "meld", "melds": [{"cards": ["QS", "QD", "QC"], "kind": "set"}]}
@@ -206,11 +219,11 @@ def test_the_check_budget_bounds_the_candidates_put_to_the_engine_one_by_one(mon
 
     variant, state = make_state(LAYOFF, "north_american_uspcc", LAYOFF_RULES)
     assert len(state.current.hand) == 60 and not state.current.opened
-    every = legal_actions(variant, state, verify_all=True)["actions"]
+    every = listing_wire(legal_actions(variant, state, verify_all=True))["actions"]
     checked = []
     real = legal.adjudicate
     monkeypatch.setattr(legal, "adjudicate", lambda v, s, a: checked.append(a) or real(v, s, a))
-    listing = legal_actions(variant, state)
+    listing = listing_wire(legal_actions(variant, state))
     plays = [a for a in checked if a.type not in legal.BASIC and (not isinstance(a, MeldAction) or a.builds)]
     assert 0 < sum(map(_pieces, plays)) <= legal.CHECK_BUDGET
     # what the budget left unchecked is cut, and said so; what is listed is listed in order, and legal
@@ -219,7 +232,7 @@ def test_the_check_budget_bounds_the_candidates_put_to_the_engine_one_by_one(mon
     assert len(listing["actions"]) < len(every)
     # with room enough, the same listing is the whole one
     monkeypatch.setattr(legal, "CHECK_BUDGET", 10**6)
-    assert legal_actions(variant, state)["actions"] == every
+    assert listing_wire(legal_actions(variant, state))["actions"] == every
 
 
 @pytest.mark.parametrize("variant_id, barred", [("british", False), ("british", True), ("jamaican", False)])
@@ -236,8 +249,8 @@ def test_new_melds_are_told_apart_by_what_they_leave_to_discard(variant_id, barr
         setup["players"].append({"id": "C", "hand": ["5D", "6D", "7D"], "opened": True})
         setup["hand_number"] = 9
     variant, state = make_state(setup, variant_id)
-    listing = legal_actions(variant, state)
-    assert listing["actions"] == legal_actions(variant, state, verify_all=True)["actions"]
+    listing = listing_wire(legal_actions(variant, state))
+    assert listing["actions"] == listing_wire(legal_actions(variant, state, verify_all=True))["actions"]
     for action in listing["actions"]:
         assert adjudicate(variant, state, action_from_dict(action)).legal, action
     four = {"type": "meld", "melds": [{"cards": ["8S", "8H", "8C", "JK(=8)"], "kind": "set"}]}
@@ -254,7 +267,7 @@ def test_a_hand_of_jokers_alone_lists_the_pass_that_ends_its_turn():
                                                    {"type": "discard", "card": "JK"})):
         variant = load_variant("jamaican", rules)
         state = state_from_dict(request["state"], variant)
-        listed = legal_actions(variant, state)["actions"]
+        listed = listing_wire(legal_actions(variant, state))["actions"]
         assert ends in listed and len([a for a in listed if a["type"] in ("pass", "discard")]) == 1
         after = adjudicate(variant, state, action_from_dict(ends)).state
         assert after.to_act == "P2" and after.phase == "draw"

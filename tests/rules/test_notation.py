@@ -14,8 +14,10 @@ import yaml
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, state_from_dict
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.notation import NotationError, read, write
 from kalooki_referee.rules.views import view_of
+from kalooki_referee.rules.wire.state import state_wire
 from kalooki_referee.vectors.suite import load_vectors
 from tests.support.random_play import _choose
 
@@ -66,7 +68,7 @@ def test_every_possible_state_of_the_vectors_reads_back_from_its_notation():
         except RefereeInputError:
             impossible += 1   # a position (or house rules) that cannot occur, a 4xx vector: nothing to share
             continue
-        canonical = state.to_dict()
+        canonical = state_wire(state)
         text = write(state, variant_id)
         assert QUERY_PATTERN.fullmatch(text), (vid, text)
         position = read(text)
@@ -100,7 +102,7 @@ def _random_positions(hands: int, seed: int):
             yield variant, state
             if state.phase == "ended":
                 break
-            verdict = adjudicate(variant, state, action_from_dict(_choose(legal_actions(variant, state)["actions"], rng)))
+            verdict = adjudicate(variant, state, action_from_dict(_choose(listing_wire(legal_actions(variant, state))["actions"], rng)))
             assert verdict.legal, verdict
             state = verdict.state
 
@@ -112,7 +114,7 @@ def test_a_four_player_british_position_fits_in_a_short_link():
         link = f"{ORIGIN}/#p={text}"
         if len(link) > len(longest):
             longest = link
-        assert read(text).state == json.loads(json.dumps(state.to_dict()))
+        assert read(text).state == json.loads(json.dumps(state_wire(state)))
         count += 1
         ended += state.phase == "ended"
     print(f"{count} positions ({ended} ended); the longest link has {len(longest)} characters:\n{longest}")
@@ -145,7 +147,7 @@ def test_names_are_escaped_and_read_back():
     text = write(state, "british")
     assert all(ch.isascii() and ch not in " #\"<>\\^`{|}" for ch in text), text
     assert "Zo%C3%AB:" in text and "b%2Fc:" in text and "50%25:" in text
-    assert read(text).state == json.loads(json.dumps(state.to_dict()))
+    assert read(text).state == json.loads(json.dumps(state_wire(state)))
 
 
 def test_a_seat_view_reads_back_with_its_counts():
@@ -156,5 +158,5 @@ def test_a_seat_view_reads_back_with_its_counts():
     view = view_of(state, state.players[0].id)
     text = write(view, "british")
     assert "+" in text
-    assert read(text).state == json.loads(json.dumps(view.to_dict()))
+    assert read(text).state == json.loads(json.dumps(state_wire(view)))
     assert state_from_dict(read(text).state, variant) == view

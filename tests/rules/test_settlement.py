@@ -13,8 +13,11 @@ import pytest
 
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.settlement import SLOTS
 from kalooki_referee.rules.state import State, replace
+from kalooki_referee.rules.wire.verdicts import verdict_wire
+from kalooki_referee.rules.wire.state import state_wire
 from tests.support import bot
 
 PLAYED = variant_ids()
@@ -27,17 +30,17 @@ def _play(variant, seed: str, players: list[str]) -> tuple[State, dict]:
     state, _ = deal(variant, players, seed)
     built: set = set()
     for _ in range(3000):
-        d = state.to_dict()
+        d = state_wire(state)
         if d.get("dealer_option"):
             action = {"type": "pass"}
         elif d["phase"] == "draw":
             action, built = {"type": "draw", "source": "stock"}, set()
         elif variant.rules.contract is not None:  # a contract game: the play is chosen from the listing
-            action = bot.listed_choice(legal_actions(variant, state)["actions"], d["players"][state.index(state.to_act)]["hand"])
+            action = bot.listed_choice(listing_wire(legal_actions(variant, state))["actions"], d["players"][state.index(state.to_act)]["hand"])
         else:
             action = bot.play_phase_action(d, variant.rules.opening.minimum, built) or bot.discard_choice(d)
         verdict = adjudicate(variant, state, action_from_dict(action))
-        assert verdict.legal, (action, verdict.to_dict()["violations"])
+        assert verdict.legal, (action, verdict_wire(verdict)["violations"])
         if verdict.state.phase == "ended":
             return state, action
         state = verdict.state
@@ -79,7 +82,7 @@ def _sheet(client, variant_id, state: dict, entry: dict) -> dict:
 
 def _check_one(client, variant, before: State, action: dict) -> str:
     """Adjudicate the last action over HTTP, settle the finished hand on a score sheet, compare."""
-    verdict = _post(client, "/v1/adjudicate", {"variant": variant.id, "state": before.to_dict(), "action": action})
+    verdict = _post(client, "/v1/adjudicate", {"variant": variant.id, "state": state_wire(before), "action": action})
     result, ended = verdict["result"], verdict["state"]
     assert result is not None
     if result["how"] == "void":

@@ -20,6 +20,8 @@ from kalooki_referee.rules.invariants import check_state
 from kalooki_referee.rules.state import Source, replace
 from kalooki_referee.rules.views import view_of
 from kalooki_referee.rules.wire.views import commitment, hidden_parts, reveal_matches
+from kalooki_referee.rules.wire.verdicts import verdict_wire
+from kalooki_referee.rules.wire.state import state_wire
 from tests.support.random_play import _corruptions, positions
 
 
@@ -43,7 +45,7 @@ def _check_agreement(variant, state, listed: list[dict], chosen: dict, rng: rand
     view = view_of(state, state.to_act)
     assert not check_state(view, variant)
     # the view survives its own wire form
-    assert state_from_dict(view.to_dict(), variant).to_dict() == view.to_dict()
+    assert state_wire(state_from_dict(state_wire(view), variant)) == state_wire(view)
     seen = {"decided": 0, "undetermined": 0}
     for wire in listed + _corruptions(state, chosen, rng) + _extra_actions(state, rng):
         action = action_from_dict(wire)
@@ -60,7 +62,7 @@ def _check_agreement(variant, state, listed: list[dict], chosen: dict, rng: rand
             assert all(u.needs for u in partial.undetermined)
             continue
         seen["decided"] += 1
-        assert partial.legal == whole.legal, (wire, whole.to_dict()["violations"], partial.to_dict()["violations"])
+        assert partial.legal == whole.legal, (wire, verdict_wire(whole)["violations"], verdict_wire(partial)["violations"])
         # every rule the view finds broken is broken in the whole position, in the same order; the view may
         # list fewer, where its unseen cards could be the cards the action names (a card played from an
         # unseen hand is shown, not refused) or a rule turns on them
@@ -125,7 +127,7 @@ def test_a_view_leaks_nothing_the_seat_may_not_see(index, seed):
     seat = rng.choice(state.players).id
     other = _reshuffled_unseen(state, seat, rng)
     assert not check_state(other, variant)
-    assert view_of(state, seat).to_dict() == view_of(other, seat).to_dict()
+    assert state_wire(view_of(state, seat)) == state_wire(view_of(other, seat))
     # what the view hides is what the commitment covers: another deal of it is another commitment
     salt = f"salt-{seed:032d}"
     made = commitment(state, seat, salt)
@@ -147,7 +149,7 @@ def test_a_tampered_reveal_fails_the_commitment():
     hand[hand.index(card)] = state.stock[0]
     tampered = replace(state.with_player(victim.id, hand=tuple(hand)), stock=(card,) + state.stock[1:])
     assert not check_state(tampered, variant)
-    assert view_of(tampered, seat).to_dict() == view_of(state, seat).to_dict()
+    assert state_wire(view_of(tampered, seat)) == state_wire(view_of(state, seat))
     assert reveal_matches(made, state, seat, salt)
     assert not reveal_matches(made, tampered, seat, salt)
     # the stock's order is covered too
@@ -187,15 +189,15 @@ def test_a_reshuffle_without_the_seed_gives_an_unseen_stock(seed):
     below = len(whole["discard"])  # the whole pile under the new top card (2H)
     after = adjudicate(variant, partial, action_from_dict({"type": "discard", "card": "2H"}))
     assert after.legal is True and after.state.reshuffles == 1
-    wire = after.state.to_dict()
+    wire = state_wire(after.state)
     if seed:  # the discard pile is seen and the seed orders it: the new stock is listed
         full = adjudicate(variant, state_from_dict(whole, variant), action_from_dict({"type": "discard", "card": "2H"}))
-        assert wire["stock"] == full.state.to_dict()["stock"] and len(wire["stock"]) == below
+        assert wire["stock"] == state_wire(full.state)["stock"] and len(wire["stock"]) == below
         assert "stock_hidden" not in wire
     else:
         assert wire["stock"] == [] and wire["stock_hidden"] == below
     assert wire["discard"] == ["2H"]
-    assert state_from_dict(wire, variant).to_dict() == wire  # the answer reads back as the same position
+    assert state_wire(state_from_dict(wire, variant)) == wire  # the answer reads back as the same position
 
 
 def test_an_answer_with_unseen_cards_reads_back_after_they_are_all_shown():
@@ -212,10 +214,10 @@ def test_an_answer_with_unseen_cards_reads_back_after_they_are_all_shown():
                                                           {"type": "meld", "melds": [{"cards": ["9S", "9D", "9H"]}]}]})
     verdict = adjudicate(variant, state, turn)
     assert verdict.legal is True
-    wire = verdict.state.to_dict()
+    wire = state_wire(verdict.state)
     assert wire["players"][0]["hand"] == ["2C"] and "hidden" not in wire["players"][0]
     assert wire["turn"]["drawn"] is None
-    assert state_from_dict(wire, variant).to_dict() == wire
+    assert state_wire(state_from_dict(wire, variant)) == wire
 
 
 def test_a_game_hand_with_unseen_cards_is_played(client):
@@ -241,11 +243,11 @@ def test_a_game_hand_with_unseen_cards_is_played(client):
 def test_views_endpoint_commitment_checks_the_revealed_position(client):
     variant, state, _, _ = _positions(160, 5)[70]
     salt = "0123456789abcdef0123"
-    body = {"variant": variant.id, "state": state.to_dict(), "seat": state.players[0].id, "salt": salt}
+    body = {"variant": variant.id, "state": state_wire(state), "seat": state.players[0].id, "salt": salt}
     r = client.post("/v1/views", json=body)
     assert r.status_code == 200
     answer = r.get_json()
-    assert answer["view"] == view_of(state, state.players[0].id).to_dict()
+    assert answer["view"] == state_wire(view_of(state, state.players[0].id))
     # the commitment is a text beside the view (api/games.py once typed the answer as views only)
     assert isinstance(answer["commitment"], str) and answer["commitment"] == commitment(state, state.players[0].id, salt)
     assert reveal_matches(answer["commitment"], state, state.players[0].id, salt)
@@ -262,7 +264,7 @@ def test_views_endpoint_commitment_checks_the_revealed_position(client):
                                          ("/state/players/1/hidden", 61)])
 def test_counts_out_of_range_are_refused_with_a_pointer(client, where, value):
     variant, state, _, _ = _positions(160, 5)[3]
-    wire = state.to_dict()
+    wire = state_wire(state)
     if where.endswith("stock_hidden"):
         wire["stock_hidden"] = value
     else:
@@ -381,7 +383,7 @@ def _check_going_out_on_a_view(variant, before, action: dict, rng: random.Random
     for key, amount in _figures(partial.settlement).items():
         value = _figures(whole.state.result)[key]
         assert amount.low <= value <= amount.high and (amount.decided or amount.needs), (key, amount, value)
-    wire = partial.to_dict()["settlement"]
+    wire = verdict_wire(partial)["settlement"]
     assert wire["winner"] == whole.state.result.winner and wire["how"] == whole.state.result.how
 
 

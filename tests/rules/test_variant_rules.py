@@ -9,6 +9,7 @@ import pytest
 from kalooki_referee.rules import InvalidRules, action_from_dict, adjudicate, deal, load_variant, variant_ids
 from kalooki_referee.rules.cards import pack, pack_order
 from kalooki_referee.rules.shuffle import seeded_number, shuffled
+from kalooki_referee.rules.wire.state import state_wire
 
 PLAYERS4 = ["N", "E", "S", "W"]
 
@@ -190,7 +191,7 @@ def test_the_first_round_ends_with_the_dealers_turn():
         state = adjudicate(v, state, action_from_dict({"type": "turn", "actions": [
             {"type": "draw", "source": "stock"},
             {"type": "discard", "card": state.player(who).hand[0].code}]})).state
-    assert not state.first_round and "first_round" not in state.to_dict()
+    assert not state.first_round and "first_round" not in state_wire(state)
 
 
 def test_joker_declaration_always_follows_the_switch():

@@ -15,6 +15,8 @@ from kalooki_referee.api import openapi
 from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.game import adjudicate_game, game_action_from_dict, game_from_dict
+from kalooki_referee.rules.engine import Verdict
+from kalooki_referee.rules.wire.verdicts import verdict_wire
 from kalooki_referee.vectors import build, lint
 from kalooki_referee.vectors.coverage import coverage, format_report
 from kalooki_referee.vectors.runner import in_process_poster, run_vector
@@ -60,7 +62,7 @@ def _engine_answer(vector):
     except RefereeInputError as exc:
         return 422, {"errors": [p.to_dict() for p in exc.problems]}
     # a round trip through JSON, as a client would see it
-    return 200, json.loads(json.dumps(verdict.to_dict()))
+    return 200, json.loads(json.dumps(verdict_wire(verdict) if isinstance(verdict, Verdict) else verdict.to_dict()))
 
 
 @pytest.mark.parametrize("vector", ADJUDICATE, ids=lambda v: v.id)
@@ -208,13 +210,14 @@ def test_a_legal_actions_vector_lists_only_accepted_actions_in_canonical_order(v
     # in that position, the order is the canonical one, a cut list keeps every discard, and an
     # uncut list is what checking every candidate with the engine gives
     from kalooki_referee.rules.legal import legal_actions
+    from kalooki_referee.rules.wire.legal import listing_wire
     req = vector.data["request"]
     variant = load_variant(req["variant"], req.get("rules"))
     state = state_from_dict(req["state"], variant)
     cap = req.get("cap", 400)
     listed = vector.expected["response"].get("/actions")
     if listed is None:  # a vector that states some places of a long listing: the referee's listing, checked
-        listed = legal_actions(variant, state, cap)["actions"]
+        listed = listing_wire(legal_actions(variant, state, cap))["actions"]
         for where, action in vector.expected["response"].items():
             if where.startswith("/actions/"):
                 assert listed[int(where.rsplit("/", 1)[1])] == action, where
@@ -227,4 +230,4 @@ def test_a_legal_actions_vector_lists_only_accepted_actions_in_canonical_order(v
         if state.phase == "play" and not state.turn.must_use and not state.turn.pending_jokers:
             assert any(a["type"] == "discard" for a in listed)  # a cut list stays playable
     else:
-        assert legal_actions(variant, state, cap, verify_all=True)["actions"] == listed
+        assert listing_wire(legal_actions(variant, state, cap, verify_all=True))["actions"] == listed

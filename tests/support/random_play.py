@@ -27,7 +27,10 @@ from collections import Counter
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, variant_ids
 from kalooki_referee.rules.cards import pack
 from kalooki_referee.rules.legal import legal_actions
+from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.invariants import check_state
+from kalooki_referee.rules.wire.verdicts import verdict_wire
+from kalooki_referee.rules.wire.state import state_wire
 
 
 class InvariantBroken(AssertionError):
@@ -83,7 +86,7 @@ def positions(steps: int, seed: int = 0, variants: list[str] | None = None):
         state, _ = deal(variant, [f"P{i}" for i in range(1, n + 1)], f"positions-{seed}-{hand_no}")
         hand_no += 1
         while state.phase != "ended" and taken < steps:
-            actions = legal_actions(variant, state)["actions"]
+            actions = listing_wire(legal_actions(variant, state))["actions"]
             action = _choose(actions, rng)
             yield variant, state, actions, action
             taken += 1
@@ -109,10 +112,10 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
         hand_no += 1
         steps = 0
         while state.phase != "ended" and stats["turns"] < turns:
-            listing = legal_actions(variant, state)
+            listing = listing_wire(legal_actions(variant, state))
             actions = listing["actions"]
             if not actions:
-                raise InvariantBroken(f"no legal action in hand {hand_no}, step {steps}: {json.dumps(state.to_dict())}")
+                raise InvariantBroken(f"no legal action in hand {hand_no}, step {steps}: {json.dumps(state_wire(state))}")
             action = _choose(actions, rng)
             if steps % check_every_listed == 0:
                 for other in actions:
@@ -122,9 +125,9 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
             parsed = action_from_dict(action)
             verdict = adjudicate(variant, state, parsed)
             if not verdict.legal:
-                raise InvariantBroken(f"the chosen listed action was refused: {action} {verdict.to_dict()['violations']}")
+                raise InvariantBroken(f"the chosen listed action was refused: {action} {verdict_wire(verdict)['violations']}")
             again = adjudicate(variant, state, action_from_dict(json.loads(json.dumps(action))))
-            if json.dumps(verdict.to_dict(), sort_keys=True) != json.dumps(again.to_dict(), sort_keys=True):
+            if json.dumps(verdict_wire(verdict), sort_keys=True) != json.dumps(verdict_wire(again), sort_keys=True):
                 raise InvariantBroken(f"the same request gave two answers: {action}")
             for bad in _corruptions(state, action, rng):
                 refused = adjudicate(variant, state, action_from_dict(bad))

@@ -1,0 +1,177 @@
+"""A hand's state (rules/state.py) on the wire: openapi.yaml's ``State``, both ways (docs/wire-format.md).
+
+Reading trusts the shape (the edge checked the body against openapi.yaml's ``State``); what it cannot
+trust is that the position can occur.  ``state_from_dict`` reads the values, has the core read each
+meld under the variant (``state.table_meld``) and check the position (``invariants.check_state``),
+and refuses an impossible one with every problem at once (``ImpossibleState``, pointers relative to
+the state).
+
+Writing follows the wire conventions: players in seating order, the stock and the discard pile top
+card first, hands sorted (suits S H D C, high rank first, jokers last), the cards nobody listed as
+counts (``hidden``, ``stock_hidden``), and each field a variant may not use written only when it
+holds something, so the states of variants without it read as before.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..cards import CANONICAL, CODE, UNSEEN, Card, known_cards, parse_card, seen
+from ..errors import ImpossibleState, Problem
+from ..invariants import check_state
+from ..melds import parse_token
+from ..state import (FRESH_TURN, PHASE_OF, Announcement, HandResult, Player, Source, State, TableMeld, Turn, build,
+                     table_meld)
+from ..variant import Variant
+
+# -- written ----------------------------------------------------------------------------------------
+
+
+def player_wire(player: Player) -> dict[str, Any]:
+    hidden = player.hidden
+    listed = seen(player.hand) if hidden else player.hand
+    out = {"id": player.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": player.opened,
+           "score": player.score, "barred": player.barred}
+    if hidden:  # written only for a hand given partly or wholly as a count, so full states read as before
+        out["hidden"] = hidden
+    if player.calls:
+        out["calls"] = player.calls
+    if player.lay_barred:
+        out["lay_barred"] = True
+    return out
+
+
+def table_meld_wire(table_meld: TableMeld) -> dict[str, Any]:
+    return {"id": table_meld.id, "owner": table_meld.owner, "kind": table_meld.meld.kind,
+            "cards": table_meld.meld.codes}
+
+
+def turn_wire(turn: Turn) -> dict[str, Any]:
+    # a card drawn unseen (from a stock nobody listed) is written as null
+    return {"drawn": turn.drawn.code if turn.drawn and turn.drawn is not UNSEEN else None, "source": turn.source,
+            "must_open": turn.must_open, "opened_this_turn": turn.opened_this_turn,
+            "pending_jokers": turn.pending_jokers,
+            "builds": {mid: {"low": low, "high": high} for mid, low, high in turn.builds},
+            # emitted only while owed, so states of variants without the rule read as before
+            **({"must_use": turn.must_use.code} if turn.must_use else {})}
+
+
+# The wire form of the empty turn record, as an answer writes it: a request's turn equal to it is
+# read as the shared FRESH_TURN without reading its fields.
+_FRESH_WIRE = turn_wire(FRESH_TURN)
+
+
+def announcement_wire(announcement: Announcement) -> dict[str, Any]:
+    return {"player": announcement.player, "count": announcement.count}
+
+
+def hand_result_wire(result: HandResult) -> dict[str, Any]:
+    out: dict[str, Any] = {"how": result.how, "winner": result.winner, "penalties": dict(result.penalties),
+                           "payments": dict(result.payments), "scores": dict(result.scores)}
+    if result.credits is not None:
+        out["credits"] = dict(result.credits)
+    return out
+
+
+def state_wire(state: State) -> dict[str, Any]:
+    """A hand's state as the API writes it (read back by ``state_from_dict`` as the same position)."""
+    stock_hidden = state.stock_hidden
+    return {
+        "players": [player_wire(p) for p in state.players],
+        "dealer": state.dealer,
+        "to_act": state.to_act,
+        "phase": state.phase,
+        "first_play": state.first_play,
+        "stock": list(map(CODE, seen(state.stock) if stock_hidden else state.stock)),
+        **({"stock_hidden": stock_hidden} if stock_hidden else {}),
+        "discard": list(map(CODE, state.discard)),
+        "melds": [table_meld_wire(m) for m in state.melds],
+        "turn": turn_wire(state.turn),
+        "announcement": announcement_wire(state.announcement) if state.announcement else None,
+        "reshuffles": state.reshuffles,
+        "seed": state.seed,
+        "result": hand_result_wire(state.result) if state.result else None,
+        **({"dealer_option": True} if state.dealer_option else {}),
+        **({"first_round": True} if state.first_round else {}),
+        **({"hand_number": state.hand_number} if state.hand_number else {}),
+        **({"calls": list(state.calls)} if state.calls else {}),
+        **({"stock_owed": True} if state.stock_owed else {}),
+    }
+
+
+# -- read -------------------------------------------------------------------------------------------
+
+
+def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
+    """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
+    problem, pointers relative to the state) if it cannot occur under ``variant``."""
+    state, problems = read_state(data, variant)
+    problems += check_state(state, variant)
+    if problems:
+        raise ImpossibleState(problems)
+    return state
+
+
+def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[Problem]]:
+    """The state of a wire object that matches openapi.yaml's ``State``, unchecked, with the problems
+    found in reading its melds (a meld that is not a meld under ``variant``)."""
+    get = data.get
+    players = tuple([_player(p) for p in data["players"]])
+    impossible: list[Problem] = []
+    melds = []
+    for i, raw in enumerate(get("melds") or ()):
+        m = table_meld(raw["id"], raw["owner"], [parse_token(code) for code in raw["cards"]], raw["kind"], variant, i)
+        if isinstance(m, Problem):
+            impossible.append(m)
+        else:
+            melds.append(m)
+    raw_turn = get("turn")
+    turn = FRESH_TURN if raw_turn is None or raw_turn == _FRESH_WIRE else _turn(raw_turn)
+    raw_ann = get("announcement")
+    announcement = None if raw_ann is None else Announcement(raw_ann["player"], int(raw_ann["count"]))
+    raw_result = get("result")
+    state = build(State, players=players, dealer=data["dealer"], to_act=data["to_act"],
+                  phase=PHASE_OF[data["phase"]],
+                  stock=_cards(data["stock"]) + (UNSEEN,) * int(get("stock_hidden", 0)), discard=_cards(data["discard"]),
+                  melds=tuple(melds), first_play=get("first_play", False), turn=turn, announcement=announcement,
+                  reshuffles=int(get("reshuffles", 0)), seed=get("seed", ""),
+                  result=None if raw_result is None else _result(raw_result),
+                  dealer_option=get("dealer_option", False), first_round=get("first_round", False),
+                  hand_number=int(get("hand_number", 0)), calls=tuple(get("calls") or ()),
+                  stock_owed=get("stock_owed", False))
+    return state, impossible
+
+
+def _cards(codes: list[str]) -> tuple[Card, ...]:
+    known = known_cards(codes)
+    return known if known is not None else tuple(parse_card(c) for c in codes)
+
+
+def _player(p: Mapping[str, Any]) -> Player:
+    hand = _cards(p["hand"])
+    get = p.get
+    hidden = get("hidden")
+    if hidden:
+        hand += (UNSEEN,) * int(hidden)
+    # (the counts are JSON integers, possibly written 2.0: int() only when one is given)
+    score, calls = get("score"), get("calls")
+    return build(Player, id=p["id"], hand=hand, opened=get("opened", False), score=int(score) if score else 0,
+                 barred=get("barred", False), calls=int(calls) if calls else 0, lay_barred=get("lay_barred", False))
+
+
+def _turn(t: Mapping[str, Any]) -> Turn:
+    drawn, must_use = t.get("drawn"), t.get("must_use")
+    builds = tuple(sorted((mid, int(c.get("low", 0)), int(c.get("high", 0)))
+                          for mid, c in (t.get("builds") or {}).items()))
+    source = t.get("source")
+    return Turn(None if drawn is None else parse_card(drawn), None if source is None else Source(source),
+                t.get("must_open", False),
+                t.get("opened_this_turn", False), int(t.get("pending_jokers", 0)), builds,
+                None if must_use is None else parse_card(must_use))
+
+
+def _result(d: Mapping[str, Any]) -> HandResult:
+    def table(key: str) -> tuple[tuple[str, int], ...]:
+        return tuple((k, int(v)) for k, v in d[key].items())
+    credits = d.get("credits")
+    return HandResult(d["how"], d["winner"], table("penalties"), table("payments"), table("scores"),
+                      None if credits is None else table("credits"))

@@ -1,0 +1,92 @@
+"""A verdict on a hand's action (rules/engine.py) on the wire: openapi.yaml's ``Verdict``, with its
+``Violation``s (and their ``penalty``), its ``Event``s and, for a hand won with figures the seen
+cards leave open, its ``settlement`` (``OpenSettlement``, figure by figure)."""
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from ..clauses import citation
+from ..events import Event
+from ..engine import Penalised, Verdict, Violation
+from ..settlement import Amount, OpenSettlement
+from .state import hand_result_wire, state_wire
+
+
+def event_wire(event: Event) -> dict[str, Any]:
+    """An event: its ``type`` and its fields, in their order (a tuple as a list), an optional one
+    left out when None."""
+    names = _FIELDS.get(type(event))
+    if names is None:  # each event type's fields, read once (``fields()`` is slow)
+        names = _FIELDS[type(event)] = tuple((f.name, f.name in event.optional) for f in fields(event))
+    out: dict[str, Any] = {"type": event.type}
+    for name, optional in names:
+        value = getattr(event, name)
+        if value is None and optional:
+            continue
+        out[name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {}
+
+
+def penalised_wire(penalty: Penalised) -> dict[str, Any]:
+    return {"player": penalty.player, "infraction": penalty.infraction, "points": penalty.points,
+            "clause": penalty.clause}
+
+
+def violation_wire(violation: Violation) -> dict[str, Any]:
+    """A violation as a verdict names it: its message, its citation (the variant's, else the
+    registry's own with no ruling), and what applies of its step, readings, needs and penalty."""
+    out: dict[str, Any] = {"message": violation.message}
+    if violation.cited is not None:
+        out.update(violation.cited.to_dict())
+    else:  # a violation no variant has cited yet: the registry's own citation, no ruling
+        out.update(clause=violation.clause, **citation(violation.clause), rulings=[])
+    if violation.step is not None:
+        out["step"] = violation.step
+    if violation.ambiguous:
+        out["ambiguous"] = True
+        out["readings"] = [dict(r) for r in violation.readings]
+    if violation.needs:
+        out["needs"] = list(violation.needs)
+    if violation.penalty is not None:
+        out["penalty"] = penalised_wire(violation.penalty)
+    return out
+
+
+def verdict_wire(verdict: Verdict) -> dict[str, Any]:
+    """What ``POST /v1/adjudicate`` answers for a hand's action."""
+    result = verdict.result
+    return {
+        "legal": verdict.legal,
+        "violations": [violation_wire(v) for v in verdict.violations],
+        "state": state_wire(verdict.state),
+        "events": [event_wire(e) for e in verdict.events],
+        "result": hand_result_wire(result) if result else None,
+        # only on an answer that depends on unseen cards, so every other answer keeps its bytes
+        **({"undetermined": [violation_wire(u) for u in verdict.undetermined]} if verdict.undetermined else {}),
+        **({"settlement": settlement_wire(verdict.settlement)} if verdict.settlement is not None else {}),
+    }
+
+
+def amount_wire(amount: Amount) -> dict[str, Any]:
+    """A figure of a settlement: its value when decided, else its bounds and the counts it needs."""
+    if amount.decided:
+        return {"value": amount.low}
+    return {"undetermined": True, "min": amount.low, "max": amount.high, "needs": list(amount.needs)}
+
+
+def _figure_wire(figure: tuple[tuple[str, Amount], ...]) -> dict[str, Any]:
+    return {pid: amount_wire(a) for pid, a in figure}
+
+
+def settlement_wire(settlement: OpenSettlement) -> dict[str, Any]:
+    """A won hand's settlement figure by figure (openapi.yaml's ``OpenSettlement``)."""
+    out: dict[str, Any] = {"how": settlement.how, "winner": settlement.winner,
+                           "penalties": _figure_wire(settlement.penalties),
+                           "payments": _figure_wire(settlement.payments), "scores": _figure_wire(settlement.scores)}
+    if settlement.credits is not None:
+        out["credits"] = _figure_wire(settlement.credits)
+    return out
