@@ -37,7 +37,7 @@ import orjson
 
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant
 from kalooki_referee.rules.legal import legal_actions
-from kalooki_referee.rules.replay import replay
+from kalooki_referee.rules.wire.replay import replay
 from kalooki_referee.vectors.build import expand_setup
 from kalooki_referee.rules.invariants import state_from_dict
 

@@ -81,8 +81,8 @@ def test_the_length_check_sees_a_long_function(tmp_path: Path) -> None:
 # lowered here (the test fails too), so the table always says how far the move has come.
 JSON_SHAPED = re.compile(r"\b(?:Mapping|dict)\[str, Any\]")
 WIRE_LEFT = {
-    "actions.py": 11, "clauses.py": 3, "engine.py": 5, "events.py": 2, "game.py": 11, "invariants.py": 1,
-    "legal.py": 2, "notation.py": 23, "params.py": 9, "replay.py": 15, "scoresheet.py": 8, "settlement.py": 4,
+    "actions.py": 11, "clauses.py": 3, "engine.py": 5, "events.py": 2, "invariants.py": 1,
+    "legal.py": 2, "notation.py": 23, "params.py": 9, "settlement.py": 4,
     "state.py": 12, "variant.py": 33,
 }
 
