@@ -3,6 +3,7 @@ components; docs/wire-format.md).  The edge (api/requests.py) checks a body's sh
 openapi.yaml, then reads it here into values, once; the core checks that the position is possible and
 rules on it; its typed answer is written here.  The core's other modules take and return typed values.
 
-Being gathered module by module (issue "The wire once"): tournaments, and the commitment to what a
-seat's view hides, so far.
+Being gathered module by module (issue "The wire once"): tournaments, the commitment to what a
+seat's view hides, games (game.py), score sheets (scoresheet.py) and replayed logs with their hash
+chain (replay.py: ``canonical``, the RFC 8785 writer of every hashed document), so far.
 """
