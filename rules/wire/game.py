@@ -166,7 +166,7 @@ def _sheet_row(row: Any, i: int, problems: list[Problem]) -> SheetRow:
     return cast(SheetRow, out)  # each field read and checked above (the game is refused on any problem)
 
 
-def _players_from_dict(raw: Any, problems: list[Problem]) -> list[GamePlayer]:
+def _read_players(raw: Any, problems: list[Problem]) -> list[GamePlayer]:
     """A game's players as the wire gives them (each problem added to ``problems``)."""
     players = []
     if not isinstance(raw, list) or not 1 <= len(raw) <= 12:  # pragma: no cover - openapi.yaml's Game.players is a list of 1 to 12
@@ -231,7 +231,7 @@ def read_game(data: Any, variant: Variant) -> Game:
             problems.append(Problem(pointer(k), "required field is missing"))
     if problems:  # pragma: no cover - only an unknown or missing field (refused by openapi.yaml's Game) stops here
         raise MalformedInput(problems)
-    players = _players_from_dict(data["players"], problems)
+    players = _read_players(data["players"], problems)
     phase = data["phase"]
     if phase not in GAME_PHASES:  # pragma: no cover - openapi.yaml's Game.phase is this enum
         problems.append(Problem("/phase", f"expected one of {', '.join(GAME_PHASES)}"))
