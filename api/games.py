@@ -12,6 +12,7 @@ from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.views import view_of
 from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.wire.state import state_wire
+from kalooki_referee.rules.wire.game import game_start_wire, game_wire
 from kalooki_referee.rules.wire.views import commitment
 
 from . import ops, requests
@@ -32,8 +33,9 @@ def deal_route(body: Any) -> Response:
 @json_body("GameStartRequest")
 def game_start_route(body: Any) -> Response:
     req = requests.game_start_request(body)
-    game, record = start_game(req.variant, req.players, req.seed, req.stakes, req.cut)
-    return json_answer({"game": game.to_dict(), "seating": {k: record[k] for k in ("seating", "seats", "dealer")},
+    game, started = start_game(req.variant, req.players, req.seed, req.stakes, req.cut)
+    record = game_start_wire(started)
+    return json_answer({"game": game_wire(game), "seating": {k: record[k] for k in ("seating", "seats", "dealer")},
                         "events": record["events"]})
 
 

@@ -12,10 +12,13 @@ from kalooki_referee.rules import Action, State, Variant, action_from_dict, load
 from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant
 from kalooki_referee.rules.deal import ReportedCut
 from kalooki_referee.rules.wire.deal import cut_from_dict
-from kalooki_referee.rules.game import Game, game_action_from_dict, game_from_dict
+from kalooki_referee.rules.game import Game, GameAction, StakesChoice
 from kalooki_referee.rules.notation import NotationError
+from kalooki_referee.rules.scoresheet import SheetEntry
 from kalooki_referee.rules.notation import read as read_notation
 from kalooki_referee.rules.tournament import Tournament, TournamentEvent, tournament_rules
+from kalooki_referee.rules.wire.game import read_game, read_game_action, read_stakes
+from kalooki_referee.rules.wire.scoresheet import read_entries
 from kalooki_referee.rules.wire.tournament import read_tournament, read_tournament_event
 
 T = TypeVar("T")
@@ -49,7 +52,7 @@ class HandRequest:
 class GameRequest:
     variant: Variant                   # the house rules other than the stakes
     game: Game
-    action: Any                        # a hand action, or a game action (buy_in, decline, next_hand)
+    action: Action | GameAction        # a hand action, or a game action (buy_in, decline, next_hand)
     stakes_override: Mapping[str, Any] | None
 
 
@@ -57,8 +60,8 @@ def adjudicate_request(body: Mapping[str, Any]) -> HandRequest | GameRequest:
     if body.get("game") is not None:
         rules = body.get("rules") or {}
         variant = _variant(body, {k: v for k, v in rules.items() if k != "stakes"})
-        return GameRequest(variant, _under("/game", game_from_dict, body["game"], variant),
-                           _under("/action", game_action_from_dict, body["action"]), rules.get("stakes"))
+        return GameRequest(variant, _under("/game", read_game, body["game"], variant),
+                           _under("/action", read_game_action, body["action"]), rules.get("stakes"))
     variant = _variant(body)
     return HandRequest(variant, _under("/state", state_from_dict, body["state"], variant),
                        action_from_dict(body["action"]))
@@ -101,12 +104,12 @@ class GameStartRequest:
     variant: Variant
     players: list[str]
     seed: Any
-    stakes: Any
+    stakes: StakesChoice
     cut: ReportedCut | None = None
 
 
 def game_start_request(body: Mapping[str, Any]) -> GameStartRequest:
-    return GameStartRequest(_variant(body), list(body["players"]), _seed(body["seed"]), body.get("stakes"),
+    return GameStartRequest(_variant(body), list(body["players"]), _seed(body["seed"]), read_stakes(body.get("stakes")),
                             cut_from_dict(body.get("cut")))
 
 
@@ -114,14 +117,14 @@ def game_start_request(body: Mapping[str, Any]) -> GameStartRequest:
 class ScoreSheetRequest:
     variant: Variant
     players: list[str]
-    hands: list[Any]
-    stakes: Any
+    entries: list[SheetEntry]
+    stakes: StakesChoice
     dealer: str | None
 
 
 def score_sheet_request(body: Mapping[str, Any]) -> ScoreSheetRequest:
-    return ScoreSheetRequest(_variant(body), list(body["players"]), list(body["hands"]), body.get("stakes"),
-                             body.get("dealer"))
+    return ScoreSheetRequest(_variant(body), list(body["players"]), read_entries(body["hands"]),
+                             read_stakes(body.get("stakes")), body.get("dealer"))
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from kalooki_referee.rules.errors import MalformedInput, Problem
-from kalooki_referee.rules.replay import canonical
+from kalooki_referee.rules.wire.replay import canonical
 
 ALG = "Ed25519"
 KEY_FILE_ENV = "KALOOKI_SIGNING_KEY_FILE"

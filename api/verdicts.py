@@ -13,10 +13,12 @@ from kalooki_referee.rules.cards import CardError
 from kalooki_referee.rules.errors import MalformedInput, Problem
 from kalooki_referee.rules.game import GameVerdict, adjudicate_game
 from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token, read_meld
-from kalooki_referee.rules.replay import replay
-from kalooki_referee.rules.scoresheet import score_sheet
 from kalooki_referee.rules.engine import Verdict
+from kalooki_referee.rules.scoresheet import settle_sheet
 from kalooki_referee.rules.tournament import adjudicate_tournament
+from kalooki_referee.rules.wire.game import game_verdict_wire
+from kalooki_referee.rules.wire.replay import replay
+from kalooki_referee.rules.wire.scoresheet import sheet_wire
 from kalooki_referee.rules.wire.tournament import tournament_verdict_wire
 from kalooki_referee.rules.wire.verdicts import verdict_wire
 
@@ -72,7 +74,7 @@ def adjudicate_route(body: Any, sign: bool) -> Response:
     except MalformedInput as exc:  # a reference the state cannot resolve, e.g. an unknown meld id
         raise exc.prefixed("/action") from None
     ops.note_verdict(verdict.legal)
-    answer = verdict_wire(verdict) if isinstance(verdict, Verdict) else verdict.to_dict()
+    answer = game_verdict_wire(verdict) if isinstance(verdict, GameVerdict) else verdict_wire(verdict)
     return json_answer(signed(body, answer) if sign else answer)
 
 
@@ -92,9 +94,9 @@ def tournament_route(body: Any) -> Response:
 @json_body("ScoreSheetRequest")
 def scoresheet_route(body: Any) -> Response:
     req = requests.score_sheet_request(body)
-    sheet = score_sheet(req.variant, req.players, req.hands, req.stakes, req.dealer)
-    ops.note_verdict(sheet["inconsistency"] is None)
-    return json_answer(sheet)
+    sheet = settle_sheet(req.variant, req.players, req.entries, req.stakes, req.dealer)
+    ops.note_verdict(sheet.inconsistency is None)
+    return json_answer(sheet_wire(req.variant, sheet))
 
 
 @bp.post("/v1/replay")

@@ -38,7 +38,7 @@ import orjson
 from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.wire.legal import listing_wire
-from kalooki_referee.rules.replay import replay
+from kalooki_referee.rules.wire.replay import replay
 from kalooki_referee.vectors.build import expand_setup
 from kalooki_referee.rules.wire.state import state_from_dict
 

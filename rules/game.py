@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Literal, Mapping, Required, TypedDict, cast
+from typing import Any, Callable, Literal, Mapping, Required, TypedDict
 
 from .actions import Action
 from .clause_ids import (BUYIN_BLACKPOOL_MOVES_TO_NEW_TABLE, BUYIN_DECISION_ORDER, BUYIN_MAX_TWO_PER_GAME, BUYIN_NEEDS_TWO_SURVIVORS,
@@ -37,10 +37,6 @@ from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEA
                          STOCK_JAMAICAN_REDEAL_SAME_CONTRACT, STOCK_NO_RESHUFFLE_VARIANT,
                          STOCK_SECOND_EXHAUSTION_VOIDS_HAND)
 from .clauses import enforces
-from .wire.actions import action_from_dict
-from .wire.deal import cut_from_dict
-from .wire.state import hand_result_wire, state_from_dict, state_wire
-from .wire.verdicts import amount_wire, event_wire, settlement_wire, violation_wire
 
 GAME_PHASES = ("hand", "buy_in", "between", "over")
 STAKE_KEYS = ("call_up", "kalookie", "initial", "buy_in")
@@ -66,7 +62,7 @@ class SheetRow(TypedDict, total=False):
 
 
 class GameAction(TypedDict, total=False):
-    """A game-level action (``game_action_from_dict``): ``next_hand`` with its ``seed``, or
+    """A game-level action (read by ``wire.game.read_game_action``): ``next_hand`` with its ``seed``, or
     ``buy_in`` / ``decline`` with the ``player`` deciding."""
     type: Required[Literal["buy_in", "decline", "next_hand"]]
     player: str
@@ -82,10 +78,6 @@ class GamePlayer:
     paid_to_pool: int = 0   # initial stake and buy-ins paid so far
     buy_ins: int = 0
     out: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "score": self.score, "payments": self.payments,
-                "paid_to_pool": self.paid_to_pool, "buy_ins": self.buy_ins, "out": self.out}
 
 
 @dataclass(frozen=True)
@@ -129,16 +121,6 @@ class Game:
                 return cand.id
         return pid  # pragma: no cover - called only while two or more players are still in the game
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "players": [p.to_dict() for p in self.players], "dealer": self.dealer,
-            "stakes": dict(self.stakes), "pool": self.pool, "phase": self.phase,
-            "hand": state_wire(self.hand) if self.hand else None, "hands_played": self.hands_played,
-            "last_hand": self.last_hand, "last_winner": self.last_winner,
-            "buy_in_queue": list(self.buy_in_queue), "buy_in_score": self.buy_in_score,
-            "winner": self.winner, "sheet": [dict(r) for r in self.sheet],
-        }
-
 
 @dataclass(frozen=True)
 class GameVerdict:
@@ -148,14 +130,6 @@ class GameVerdict:
     events: tuple[ev.Event, ...]
     hand: State | None = None  # the hand's state after the action, also when it ended and was settled
     open: OpenHand | None = None  # a hand won whose settlement waits on unseen cards
-
-    def to_dict(self) -> dict[str, Any]:
-        hand = self.hand if self.hand is not None else self.game.hand
-        return {"legal": self.legal, "violations": [violation_wire(v) for v in self.violations],
-                "game": self.game.to_dict(), "state": state_wire(hand) if hand else None,
-                "events": [event_wire(e) for e in self.events],
-                "result": hand_result_wire(hand.result) if (self.legal and hand and hand.result) else None,
-                **(self.open.to_dict() if self.open is not None else {})}
 
 
 @dataclass(frozen=True)
@@ -168,9 +142,6 @@ class Fact:
     @property
     def decided(self) -> bool:
         return not self.needs
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"value": self.value} if self.decided else {"undetermined": True, "needs": list(self.needs)}
 
 
 @dataclass(frozen=True)
@@ -187,19 +158,6 @@ class OpenHand:
     over: Fact = Fact(False)
     winner: Fact = Fact(None)
     payout: tuple[tuple[str, Amount], ...] | None = None  # only where the game is decided over
-
-    def to_dict(self) -> dict[str, Any]:
-        def standing(a: Amount) -> dict[str, Any]:
-            return {"value": bool(a.low)} if a.decided else {"undetermined": True, "needs": list(a.needs)}
-        players: dict[str, dict[str, Any]] = {pid: {"over_limit": standing(a)} for pid, a in self.over_limit}
-        for pid, fact in self.eliminated:
-            players[pid]["eliminated"] = fact.to_dict()
-        for pid, fact in self.buy_in or ():
-            players[pid]["buy_in"] = fact.to_dict()
-        outcome = {"over": self.over.to_dict(), "winner": self.winner.to_dict(),
-                   "payout": {pid: amount_wire(a) for pid, a in self.payout} if self.payout is not None else None}
-        return {"undetermined": [violation_wire(u) for u in self.undetermined], "settlement": settlement_wire(self.settlement),
-                "standing": players, "outcome": outcome}
 
 
 def open_hand(variant: Variant, game: Game, verdict: Verdict) -> OpenHand:
@@ -297,8 +255,14 @@ def _payout(game: Game, settlement: OpenSettlement, winner: Fact, winners: set[s
 
 # -- starting a game ----------------------------------------------------------------------------
 
+StakesChoice = str | Mapping[str, int] | None
+"""The stakes a game is started with: a preset of the variant by name, the four stakes themselves
+(``STAKE_KEYS``), or None for the variant's own."""
+
+
 @enforces(STAKES_BRITISH_SCHEMES, STAKES_SWEDISH_RATIO)
-def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[tuple[str, int], ...]:
+def resolve_stakes(variant: Variant, stakes: StakesChoice, at: str = "/stakes") -> tuple[tuple[str, int], ...]:
+    """The stakes agreed, in the order of ``STAKE_KEYS``: a preset the variant does not have is refused."""
     if stakes is None:
         chosen = dict(variant.rules.stakes.as_pairs())
     elif isinstance(stakes, str):
@@ -306,18 +270,8 @@ def resolve_stakes(variant: Variant, stakes: Any, at: str = "/stakes") -> tuple[
         if stakes not in presets:
             raise MalformedInput(Problem(at, f"no stake preset {stakes!r}; known: {', '.join(sorted(presets))}"))
         chosen = dict(presets[stakes].as_pairs())
-    elif isinstance(stakes, Mapping):
-        bad = [Problem(pointer(*at.strip('/').split('/'), k) if at else pointer(k), "unknown stake")
-               for k in stakes if k not in STAKE_KEYS]
-        missing = [Problem(at + "/" + k, "required stake is missing") for k in STAKE_KEYS if k not in stakes]
-        wrong = [Problem(at + "/" + k, "a stake is a whole number of units, 0 or more") for k in STAKE_KEYS
-                 if k in stakes and (isinstance(stakes[k], bool) or not isinstance(stakes[k], (int, float))
-                                     or stakes[k] != int(stakes[k]) or stakes[k] < 0 or stakes[k] > 10**6)]
-        if bad or missing or wrong:
-            raise MalformedInput(bad + missing + wrong)  # pragma: no cover - openapi.yaml's Stakes refuses unknown, missing and out-of-range stakes first
-        chosen = {k: int(stakes[k]) for k in STAKE_KEYS}
     else:
-        raise MalformedInput(Problem(at, "stakes are a preset name or an object of call_up, kalookie, initial, buy_in"))  # pragma: no cover - openapi.yaml's StakesChoice admits only a preset name or the four stakes
+        chosen = dict(stakes)
     return tuple((k, chosen[k]) for k in STAKE_KEYS)
 
 
@@ -337,8 +291,18 @@ def seating_draw(players: list[str], seed: str, order: str = "clockwise") -> tup
     return seats, {p: names.get(c, str(c)) for p, c in drawn.items()}
 
 
-def start_game(variant: Variant, players: list[str], seed: str | int, stakes: Any = None,
-               cut: ReportedCut | None = None) -> tuple[Game, dict[str, Any]]:
+@dataclass(frozen=True)
+class GameStart:
+    """How a game started (``start_game``): who drew what at the seating draw, the seats clockwise
+    from the first dealer, that dealer, and what happened at the first deal."""
+    seating: tuple[tuple[str, str], ...]    # each player (in the order given) and the card drawn
+    seats: tuple[str, ...]
+    dealer: str
+    events: tuple[ev.Event, ...]
+
+
+def start_game(variant: Variant, players: list[str], seed: str | int, stakes: StakesChoice = None,
+               cut: ReportedCut | None = None) -> tuple[Game, GameStart]:
     """Seat the players by the seating draw and deal the first hand (``cut``: its cut as the table
     reports it, else drawn from the seed)."""
     seed = seed_text(seed)
@@ -351,8 +315,7 @@ def start_game(variant: Variant, players: list[str], seed: str | int, stakes: An
     game = Game(tuple(GamePlayer(p, paid_to_pool=initial) for p in seats), seats[0], agreed,
                 initial * len(seats), "between")
     game, events = _deal_next(variant, game, f"{seed}/hand-1", cut)
-    record = {"seating": drawn, "seats": seats, "dealer": seats[0]}
-    return game, {**record, "events": [event_wire(e) for e in events]}
+    return game, GameStart(tuple(drawn.items()), tuple(seats), seats[0], tuple(events))
 
 
 @enforces(GAME_JAMAICAN_NINE_HANDS_LOWEST_TOTAL, GAME_JAMAICAN_KALOOKI_HANDS_1_4,
@@ -408,157 +371,10 @@ def _deal_next(variant: Variant, game: Game, seed: str, cut: ReportedCut | None 
     return replace(game, hand=state, phase="hand"), events
 
 
-# -- reading a game -----------------------------------------------------------------------------
+# -- checking a game ------------------------------------------------------------------------------
 
-GAME_KEYS = {"players", "dealer", "stakes", "pool", "phase", "hand", "hands_played", "last_hand", "last_winner",
-             "buy_in_queue", "buy_in_score", "winner", "sheet"}
-GP_KEYS = {"id", "score", "payments", "paid_to_pool", "buy_ins", "out"}
-
-
-def _int(value: Any, path: tuple[str | int, ...], problems: list[Problem], minimum: int = -10**9,
-         maximum: int = 10**9, default: int = 0) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or not minimum <= value <= maximum:  # pragma: no cover - openapi.yaml's GamePlayer and Game give these integers the same bounds
-        problems.append(Problem(pointer(*path), f"expected an integer from {minimum} to {maximum}"))
-        return default
-    return int(value)
-
-
-SHEET_TABLES = {"penalties": 10**9, "payments": 10**9, "credits": 10**9, "scores": 10**9, "ledger": 10**9, "settlement": 2 * 10**9}
-
-
-def _sheet_row(row: Any, i: int, problems: list[Problem]) -> SheetRow:
-    """One row of the sheet, read field by field as ``settle_hand`` writes it (the shapes of
-    openapi.yaml's SheetRow), its numbers made integers (``1E2`` is the integer 100)."""
-    if not isinstance(row, Mapping):  # pragma: no cover - openapi.yaml's SheetRow is an object
-        problems.append(Problem(pointer("sheet", i), "a sheet row is an object"))
-        return {}
-    out: dict[str, Any] = {}
-
-    def number(value: Any, path: tuple[str | int, ...], lo: int, hi: int) -> int:
-        if value is None or (isinstance(value, float) and not value.is_integer()):  # pragma: no cover - openapi.yaml's SheetRow numbers are integers
-            problems.append(Problem(pointer(*path), f"expected an integer from {lo} to {hi}"))
-            return 0
-        return _int(value, path, problems, lo, hi)
-
-    for k, v in row.items():
-        at = ("sheet", i, k)
-        if k in ("hand", "pool"):
-            out[k] = number(v, at, 1 if k == "hand" else 0, 10**6 if k == "hand" else 10**9)
-        elif k == "how":
-            if v not in ("call_up", "kalookie", "void"):  # pragma: no cover - openapi.yaml's SheetRow.how is this enum
-                problems.append(Problem(pointer(*at), "expected one of call_up, kalookie, void"))
-            out[k] = v
-        elif k in ("dealer", "winner", "game_winner"):
-            if not (isinstance(v, str) and len(v) <= 64) and not (v is None and k != "dealer"):  # pragma: no cover - openapi.yaml's SheetRow gives these fields as player ids (or null)
-                problems.append(Problem(pointer(*at), "expected a player id" + ("" if k == "dealer" else " or null")))
-            out[k] = v
-        elif k in SHEET_TABLES or k == "buy_ins":
-            if not isinstance(v, Mapping) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):  # pragma: no cover - openapi.yaml's IntTable and SheetRow.buy_ins are objects of at most 12
-                problems.append(Problem(pointer(*at), "expected an object of at most 12 player ids"))
-                continue
-            if k == "buy_ins":
-                for pid, x in v.items():
-                    if not isinstance(x, bool):  # pragma: no cover - openapi.yaml's SheetRow.buy_ins values are booleans
-                        problems.append(Problem(pointer(*at, pid), "expected true or false"))
-                out[k] = dict(v)
-            else:
-                out[k] = {pid: number(x, at + (pid,), -SHEET_TABLES[k], SHEET_TABLES[k]) for pid, x in v.items()}
-        elif k == "eliminated":
-            if not isinstance(v, list) or len(v) > 12 or not all(isinstance(pid, str) for pid in v):  # pragma: no cover - openapi.yaml's SheetRow.eliminated is a list of at most 12 player ids
-                problems.append(Problem(pointer(*at), "expected a list of at most 12 player ids"))
-                continue
-            out[k] = list(v)
-        else:  # pragma: no cover - openapi.yaml's SheetRow has no other fields
-            problems.append(Problem(pointer(*at), f"unknown field {k!r}"))
-    return cast(SheetRow, out)  # each field read and checked above (the game is refused on any problem)
-
-
-def _players_from_dict(raw: Any, problems: list[Problem]) -> list[GamePlayer]:
-    """A game's players as the wire gives them (each problem added to ``problems``)."""
-    players = []
-    if not isinstance(raw, list) or not 1 <= len(raw) <= 12:  # pragma: no cover - openapi.yaml's Game.players is a list of 1 to 12
-        raise MalformedInput(Problem("/players", "expected a list of 1 to 12 players"))
-    for i, p in enumerate(raw):
-        if not isinstance(p, Mapping) or not isinstance(p.get("id"), str) or not p["id"]:  # pragma: no cover - openapi.yaml's GamePlayer is an object with a non-empty id
-            problems.append(Problem(pointer("players", i), "a player is an object with an id"))
-            continue
-        for k in p:
-            if k not in GP_KEYS:  # pragma: no cover - openapi.yaml's GamePlayer has no other fields
-                problems.append(Problem(pointer("players", i, k), f"unknown field {k!r}"))
-        out = p.get("out", False)
-        if not isinstance(out, bool):  # pragma: no cover - openapi.yaml's GamePlayer.out is a boolean
-            problems.append(Problem(pointer("players", i, "out"), "expected true or false"))
-            out = False
-        # (a score may be below zero: the dealer's exact cut earns a Jamaican dealer -50; openapi.yaml's
-        # GamePlayer.score has the same bounds)
-        players.append(GamePlayer(p["id"], _int(p.get("score"), ("players", i, "score"), problems, -10**6),
-                                  _int(p.get("payments"), ("players", i, "payments"), problems),
-                                  _int(p.get("paid_to_pool"), ("players", i, "paid_to_pool"), problems, 0),
-                                  _int(p.get("buy_ins"), ("players", i, "buy_ins"), problems, 0, 10), out))
-    return players
-
-
-def _game_fields(data: Mapping[str, Any], problems: list[Problem]) -> tuple[list[str], dict[str, str | None], list[SheetRow], int, int, int | None]:
-    """A game's queue, names, sheet and counts as the wire gives them (each problem added to ``problems``)."""
-    queue = data.get("buy_in_queue", [])
-    if not isinstance(queue, list) or not all(isinstance(q, str) for q in queue):  # pragma: no cover - openapi.yaml's Game.buy_in_queue is a list of player ids
-        problems.append(Problem("/buy_in_queue", "expected a list of player ids"))
-        queue = []
-    strs = {}
-    for k in ("dealer", "last_hand", "last_winner", "winner"):
-        v = data.get(k)
-        if v is not None and not isinstance(v, str):  # pragma: no cover - openapi.yaml's Game gives these as strings or null
-            problems.append(Problem(pointer(k), "expected a string or null"))
-            v = None
-        strs[k] = v
-    sheet = data.get("sheet", [])
-    if not isinstance(sheet, list) or len(sheet) > 1000:  # pragma: no cover - openapi.yaml's Game.sheet is a list of at most 1000 rows
-        problems.append(Problem("/sheet", "expected a list of rows"))
-        sheet = []
-    sheet = [_sheet_row(row, i, problems) for i, row in enumerate(sheet)]
-    pool = _int(data["pool"], ("pool",), problems, 0)
-    hands_played = _int(data.get("hands_played"), ("hands_played",), problems, 0)
-    buy_in_score = data.get("buy_in_score")
-    if buy_in_score is not None:
-        buy_in_score = _int(buy_in_score, ("buy_in_score",), problems, 0)
-    return queue, strs, sheet, pool, hands_played, buy_in_score
-
-
-def game_from_dict(data: Any, variant: Variant) -> Game:
-    problems: list[Problem] = []
-    if not isinstance(data, Mapping):  # pragma: no cover - openapi.yaml's Game is an object
-        raise MalformedInput(Problem("", "a game is an object"))
-    for k in data:
-        if k not in GAME_KEYS:  # pragma: no cover - openapi.yaml's Game has no other fields
-            problems.append(Problem(pointer(k), f"unknown field {k!r}"))
-    for k in ("players", "dealer", "stakes", "pool", "phase"):
-        if k not in data:  # pragma: no cover - openapi.yaml's Game requires these fields
-            problems.append(Problem(pointer(k), "required field is missing"))
-    if problems:  # pragma: no cover - only an unknown or missing field (refused by openapi.yaml's Game) stops here
-        raise MalformedInput(problems)
-    players = _players_from_dict(data["players"], problems)
-    phase = data["phase"]
-    if phase not in GAME_PHASES:  # pragma: no cover - openapi.yaml's Game.phase is this enum
-        problems.append(Problem("/phase", f"expected one of {', '.join(GAME_PHASES)}"))
-    stakes: tuple[tuple[str, int], ...] = ()
-    try:
-        stakes = resolve_stakes(variant, data["stakes"])
-    except MalformedInput as exc:
-        problems.extend(exc.problems)
-    queue, strs, sheet, pool, hands_played, buy_in_score = _game_fields(data, problems)
-    if problems:
-        raise MalformedInput(problems)
-    hand = None
-    if data.get("hand") is not None:
-        hand_variant = variant.with_rules({"stakes": dict(stakes)}, "/stakes")
-        try:
-            hand = state_from_dict(data["hand"], hand_variant)
-        except (MalformedInput, ImpossibleState) as exc:
-            raise exc.prefixed("/hand") from None
-    game = Game(tuple(players), strs["dealer"] or "", stakes, pool, phase, hand, hands_played, strs["last_hand"],
-                strs["last_winner"], tuple(queue), buy_in_score, strs["winner"], tuple(sheet))
+def checked_game(game: Game, variant: Variant) -> Game:
+    """``game`` if it can occur under ``variant`` (``check_game``), else ``ImpossibleState`` with every problem."""
     problems = check_game(game, variant)
     if problems:
         raise ImpossibleState(problems)
@@ -665,31 +481,10 @@ def _phase_problems(game: Game, variant: Variant, ids: list[str]) -> list[Proble
 GAME_ACTIONS = ("buy_in", "decline", "next_hand")
 
 
-def game_action_from_dict(data: Any) -> GameAction | Action:
-    """A game action (kept as a small dict) or a hand action."""
-    if isinstance(data, Mapping) and data.get("type") in GAME_ACTIONS:
-        kind = data["type"]
-        allowed = {"type", "player"} | ({"seed", "cut"} if kind == "next_hand" else set())
-        problems = [Problem(pointer(k), f"unknown field {k!r} for a {kind} action") for k in data if k not in allowed]
-        if kind == "next_hand":
-            seed = data.get("seed")
-            if seed is None:  # pragma: no cover - openapi.yaml's NextHandAction requires its seed
-                problems.append(Problem("/seed", "required field is missing"))
-            elif isinstance(seed, bool) or not isinstance(seed, (str, int, float)) or (isinstance(seed, float) and not seed.is_integer()):  # pragma: no cover - openapi.yaml's Seed is a string or an integer
-                problems.append(Problem("/seed", "a seed is a string or an integer"))
-        elif not isinstance(data.get("player"), str):  # pragma: no cover - openapi.yaml's BuyInAction requires the player
-            problems.append(Problem("/player", "required: the player deciding"))
-        if problems:  # pragma: no cover - openapi.yaml's BuyInAction and NextHandAction refuse every problem found above
-            raise MalformedInput(problems)
-        action = dict(data)
-        if kind == "next_hand":
-            action["cut"] = cut_from_dict(data.get("cut"))
-        return cast(GameAction, action)  # its type, player, seed and cut checked above
-    return action_from_dict(data)
-
-
 def adjudicate_game(variant: Variant, game: Game, action: GameAction | Action,
-                    stakes_override: Mapping[str, Any] | None = None) -> GameVerdict:
+                    stakes_override: object = None) -> GameVerdict:
+    """A game moved by ``action``; ``stakes_override``, the house rules' stakes sent with it (as sent),
+    must be the stakes the game agreed (``STAKES_AGREED_IN_ADVANCE``)."""
     events: list[ev.Event] = []
     try:
         if stakes_override is not None and not isinstance(stakes_override, Mapping):

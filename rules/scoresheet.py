@@ -14,10 +14,10 @@ that gives neither is refused (422, with the pointer of the missing item).
 """
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import Any, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Mapping, Sequence, cast
 
-from .cards import CardError, parse_card
+from .cards import Card
 from .clause_ids import (BUYIN_DECISION_ORDER, BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR, CUT_DEALER_EXACT_COUNT_BONUS,
                          ELIMINATION_GAME_OVER_AT_ONE_SURVIVOR, STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
                          TURN_JAMAICAN_MISSING_PLUCK_OR_DISCARD_PENALTY, VOID_NO_SCORE_NO_PAYMENT)
@@ -25,16 +25,55 @@ from .engine import Illegal
 from . import events as ev
 from .errors import MalformedInput, Problem, pointer
 from .invariants import player_list_problems
-from .game import Game, GamePlayer, apply_game_action, resolve_stakes, settle_hand
+from .game import Game, GamePlayer, StakesChoice, apply_game_action, resolve_stakes, settle_hand
 from .params import ScoringModel, Stakes
 from .settlement import (PAYMENTS_BALANCE, Impossible, Seat, Unsettled, game_settlement, rule_of, settle_void,
                          settle_won)
 from .state import HandResult
 from .variant import Variant
-from .wire.verdicts import event_wire
 
-HAND_KEYS = {"winner", "how", "penalties", "hands", "buy_ins", "payments", "credits", "scores", "ledger", "cut_bonus",
-             "infractions"}
+@dataclass(frozen=True)
+class SheetEntry:
+    """One hand of a score sheet as the core's value (openapi.yaml's ``HandEntry``, read by
+    rules/wire/scoresheet.py): how it ended and who won it, the figures the sheet wrote down for it
+    (each player's, by id), the cards the losers were left with, the buy-in decisions, the dealer's
+    exact cut and the infractions reported during it.  A table not written down is empty, except the
+    payments: written down (even empty) every player's payment is compared, else none is."""
+    how: str                                        # call_up | kalookie | void
+    winner: str | None = None
+    penalties: Mapping[str, int] = field(default_factory=dict)
+    payments: Mapping[str, int] | None = None
+    credits: Mapping[str, int] = field(default_factory=dict)
+    scores: Mapping[str, int] = field(default_factory=dict)
+    ledger: Mapping[str, int] = field(default_factory=dict)
+    hands: Mapping[str, tuple[Card, ...]] = field(default_factory=dict)
+    buy_ins: Mapping[str, bool] = field(default_factory=dict)
+    cut_bonus: bool = False
+    infractions: Mapping[str, int] = field(default_factory=dict)
+
+    def table(self, key: str) -> Mapping[str, int]:
+        """A figure's table by name (``penalties``, ``payments``, ``credits``, ``infractions``), empty where not written down."""
+        return cast("Mapping[str, int] | None", getattr(self, key)) or {}
+
+
+@dataclass(frozen=True)
+class Inconsistency:
+    """The first figure of a sheet that does not agree with the rules: the hand (counted from 1), the
+    pointer of the figure in the request, why, and the clause of the rule it breaks."""
+    hand: int
+    pointer: str
+    message: str
+    clause: str
+
+
+@dataclass(frozen=True)
+class SettledSheet:
+    """A score sheet settled by the rules up to its first inconsistency: the game it leaves (its
+    sheet's rows, players, pool and phase), what happened, the final settlement of a game it ends."""
+    game: Game
+    events: tuple[ev.Event, ...]
+    settlement: dict[str, int] | None
+    inconsistency: Inconsistency | None
 
 
 class _Inconsistent(Exception):
@@ -43,89 +82,45 @@ class _Inconsistent(Exception):
         self.where, self.clause, self.message = where, clause, message
 
 
-def _check_shape(hands: Any) -> None:
-    problems = []
-    if not isinstance(hands, list) or len(hands) > 500:  # pragma: no cover - openapi.yaml's ScoreSheetRequest.hands is a list of at most 500
-        raise MalformedInput(Problem("/hands", "expected a list of at most 500 hand results"))
-    for i, h in enumerate(hands):
-        if not isinstance(h, Mapping):  # pragma: no cover - openapi.yaml's HandEntry is an object
-            problems.append(Problem(pointer("hands", i), "a hand result is an object"))
-            continue
-        for k in h:
-            if k not in HAND_KEYS:  # pragma: no cover - openapi.yaml's HandEntry has no other fields
-                problems.append(Problem(pointer("hands", i, k), f"unknown field {k!r}"))
-        if h.get("how") not in ("call_up", "kalookie", "void"):  # pragma: no cover - openapi.yaml's HandEntry requires how, one of these
-            problems.append(Problem(pointer("hands", i, "how"), "expected call_up, kalookie or void"))
-        if "cut_bonus" in h and not isinstance(h["cut_bonus"], bool):  # pragma: no cover - openapi.yaml's HandEntry.cut_bonus is a boolean
-            problems.append(Problem(pointer("hands", i, "cut_bonus"), "expected true or false"))
-        if h.get("how") != "void" and not isinstance(h.get("winner"), str):
-            problems.append(Problem(pointer("hands", i, "winner"), "a won hand names its winner"))
-        for k in ("penalties", "payments", "credits", "scores", "ledger", "buy_ins", "hands", "infractions"):
-            if k in h and not isinstance(h[k], Mapping):  # pragma: no cover - openapi.yaml's HandEntry gives these as objects
-                problems.append(Problem(pointer("hands", i, k), "expected an object keyed by player id"))
-        for k in ("penalties", "payments", "credits", "scores", "ledger", "infractions"):
-            for pid, v in (h.get(k) or {}).items() if isinstance(h.get(k), Mapping) else ():
-                if isinstance(v, bool) or not isinstance(v, (int, float)) or v != int(v) or abs(v) > 10**9:  # pragma: no cover - openapi.yaml's IntTable holds integers within these bounds
-                    problems.append(Problem(pointer("hands", i, k, pid), "expected an integer"))
-        for pid, v in (h.get("buy_ins") or {}).items() if isinstance(h.get("buy_ins"), Mapping) else ():
-            if not isinstance(v, bool):  # pragma: no cover - openapi.yaml's HandEntry.buy_ins values are booleans
-                problems.append(Problem(pointer("hands", i, "buy_ins", pid), "expected true (buys in) or false"))
-        for pid, cards in (h.get("hands") or {}).items() if isinstance(h.get("hands"), Mapping) else ():
-            if not isinstance(cards, list) or len(cards) > 60:  # pragma: no cover - openapi.yaml's HandEntry.hands values are lists of at most 60 cards
-                problems.append(Problem(pointer("hands", i, "hands", pid), "expected a list of card codes"))
-                continue
-            for j, c in enumerate(cards):
-                try:
-                    parse_card(c)
-                except CardError as exc:  # pragma: no cover - openapi.yaml's Card pattern admits only card codes
-                    problems.append(Problem(pointer("hands", i, "hands", pid, j), str(exc)))
-    if problems:
-        raise MalformedInput(problems)
+def _entry_problems(entries: Sequence[SheetEntry]) -> list[Problem]:
+    """A hand someone won names its winner (openapi.yaml's ``HandEntry`` admits a null one)."""
+    return [Problem(pointer("hands", i, "winner"), "a won hand names its winner")
+            for i, e in enumerate(entries) if e.how != "void" and e.winner is None]
 
 
-def score_sheet(variant: Variant, players: list[str], hands: list[Any], stakes: Any = None,
-                dealer: str | None = None) -> dict[str, Any]:
-    problems = []
-    if not isinstance(players, list):
-        problems.append(Problem("/players", "the players are a list of ids"))
-    else:
-        problems += player_list_problems(players, variant)
+def settle_sheet(variant: Variant, players: list[str], entries: Sequence[SheetEntry], stakes: StakesChoice = None,
+                 dealer: str | None = None) -> SettledSheet:
+    """Replay a score sheet with the game rules: the players (seated as listed, ``dealer`` dealing the
+    first hand, else the first player), the stakes and the hands' entries; the game it leaves and its
+    first inconsistency.  The players' list and the entries' winners are checked first (``MalformedInput``)."""
+    problems = player_list_problems(players, variant)
     if dealer is not None and dealer not in players:
         problems.append(Problem("/dealer", f"{dealer!r} is not a player"))
     if problems:
         raise MalformedInput(problems)
-    _check_shape(hands)
+    problems = _entry_problems(entries)
+    if problems:
+        raise MalformedInput(problems)
     agreed = resolve_stakes(variant, stakes)
     initial = dict(agreed)["initial"]
     game = Game(tuple(GamePlayer(p, paid_to_pool=initial) for p in players), dealer or players[0], agreed,
                 initial * len(players), "between")
     inconsistency = None
     events: list[ev.Event] = []
-    for i, entry in enumerate(hands):
+    for i, entry in enumerate(entries):
         try:
             game = _apply_entry(variant, game, i, entry, events)
         except _Inconsistent as exc:
-            inconsistency = {"hand": i + 1, "pointer": exc.where, "message": exc.message,
-                             **variant.citation(exc.clause).to_dict()}
+            inconsistency = Inconsistency(i + 1, exc.where, exc.message, exc.clause)
             break
-    return {
-        "stakes": dict(game.stakes),
-        "rows": [dict(r) for r in game.sheet],
-        "players": [p.to_dict() for p in game.players],
-        "pool": game.pool,
-        "phase": game.phase,
-        "buy_in_queue": list(game.buy_in_queue),
-        "winner": game.winner,
-        "settlement": game_settlement(game.players, game.pool, game.winner) if game.winner else None,
-        "events": [event_wire(e) for e in events],
-        "inconsistency": inconsistency,
-    }
+    return SettledSheet(game, tuple(events),
+                        game_settlement(game.players, game.pool, game.winner) if game.winner else None, inconsistency)
 
 
 FIGURES = ("penalties", "payments", "credits")
 
 
-def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any], events: list[ev.Event]) -> Game:
+def _apply_entry(variant: Variant, game: Game, i: int, entry: SheetEntry, events: list[ev.Event]) -> Game:
     """Settle one entry (rules/settlement.py, as every hand is settled) and compare what the sheet
     wrote down with what the rules give.  A loser's cards (``hands``) settle every figure; without
     them, the figures the variant's scoring model takes from the cards are read from the sheet (the
@@ -143,7 +138,7 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
     ids = [p.id for p in game.players]
     active = [p.id for p in game.active]
     for key in FIGURES + ("hands", "infractions"):
-        for pid in entry.get(key) or {}:
+        for pid in entry.hands if key == "hands" else entry.table(key):
             if pid not in ids:
                 raise MalformedInput(Problem(at + pointer(key, pid), f"{pid!r} is not a player"))
     game = _adjusted(variant, game, entry, at, events)
@@ -156,11 +151,11 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: Mapping[str, Any],
     return game
 
 
-def _entry_result(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, ids: list[str],
+def _entry_result(variant: Variant, game: Game, entry: SheetEntry, at: str, ids: list[str],
                   active: list[str]) -> HandResult:
     """The hand's settlement from what the entry gives (a void hand's, or the winner's with the
     losers' cards or the figures the sheet wrote in their place)."""
-    how, winner = entry["how"], entry.get("winner")
+    how, winner = entry.how, entry.winner
     if how == "void":
         result = settle_void([Seat(p.id, p.score) for p in game.active])
     else:
@@ -170,14 +165,14 @@ def _entry_result(variant: Variant, game: Game, entry: Mapping[str, Any], at: st
             raise _Inconsistent(at + "/winner", STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
                                 f"{winner} is out of the game and cannot win a hand")
         for key in ("penalties", "hands"):
-            for pid in entry.get(key) or {}:
+            for pid in entry.hands if key == "hands" else entry.penalties:
                 if pid not in active:
                     raise _Inconsistent(at + pointer(key, pid), STAKES_WINNER_PAID_BY_EACH_ACTIVE_PLAYER,
                                         f"{pid} is out of the game and plays no more hands")
-        recorded = entry.get("payments")
-        if recorded is not None and sum(int(v) for v in recorded.values()) != 0:
+        recorded = entry.payments
+        if recorded is not None and sum(recorded.values()) != 0:
             raise _Inconsistent(at + "/payments", PAYMENTS_BALANCE,
-                                f"the recorded payments sum to {sum(int(v) for v in recorded.values())}, not 0")
+                                f"the recorded payments sum to {sum(recorded.values())}, not 0")
         stakes = dict(game.stakes)
         try:
             result = settle_won(variant.rules, winner, how == "kalookie", _seats(game, entry),
@@ -189,10 +184,10 @@ def _entry_result(variant: Variant, game: Game, entry: Mapping[str, Any], at: st
     return result
 
 
-def _entry_buy_ins(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, events: list[ev.Event]) -> Game:
+def _entry_buy_ins(variant: Variant, game: Game, entry: SheetEntry, at: str, events: list[ev.Event]) -> Game:
     """The buy-in decisions the entry records, taken in the order they are owed; a decision that is
     not owed is the sheet's inconsistency."""
-    decisions = dict(entry.get("buy_ins") or {})
+    decisions = dict(entry.buy_ins)
     while game.phase == "buy_in":
         pid = game.buy_in_queue[0]
         if pid not in decisions:
@@ -211,42 +206,42 @@ def _entry_buy_ins(variant: Variant, game: Game, entry: Mapping[str, Any], at: s
     return game
 
 
-def _check_totals(game: Game, entry: Mapping[str, Any], at: str, ids: list[str]) -> None:
+def _check_totals(game: Game, entry: SheetEntry, at: str, ids: list[str]) -> None:
     """The running payments and totals the sheet wrote after the hand, against the rules' (the
     clause of the figure that differs)."""
-    how, winner = entry["how"], entry.get("winner")
-    recorded_ledger = entry.get("ledger")
-    if recorded_ledger is not None:
-        if sum(int(v) for v in recorded_ledger.values()) != 0:
+    how, winner = entry.how, entry.winner
+    recorded_ledger = entry.ledger
+    if recorded_ledger:
+        if sum(recorded_ledger.values()) != 0:
             raise _Inconsistent(at + "/ledger", PAYMENTS_BALANCE,
                                 f"the recorded running payments sum to {sum(recorded_ledger.values())}, not 0")
         for pid, value in recorded_ledger.items():
             if pid not in ids:
                 raise MalformedInput(Problem(at + pointer("ledger", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).payments
-            if int(value) != actual:
+            if value != actual:
                 raise _Inconsistent(at + pointer("ledger", pid), rule_of("payments", how, pid == winner),
-                                    f"{pid}'s running payments after this hand are {actual}, not {int(value)}")
-    recorded_scores = entry.get("scores")
-    if recorded_scores is not None:
+                                    f"{pid}'s running payments after this hand are {actual}, not {value}")
+    recorded_scores = entry.scores
+    if recorded_scores:
         for pid, value in recorded_scores.items():
             if pid not in ids:
                 raise MalformedInput(Problem(at + pointer("scores", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).score
-            if int(value) != actual:
-                clause = (BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR if (entry.get("buy_ins") or {}).get(pid) is True
+            if value != actual:
+                clause = (BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR if entry.buy_ins.get(pid) is True
                           else rule_of("scores", how, pid == winner))
                 raise _Inconsistent(at + pointer("scores", pid), clause,
-                                    f"{pid}'s total after this hand is {actual}, not {int(value)}")
+                                    f"{pid}'s total after this hand is {actual}, not {value}")
 
 
-def _adjusted(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, events: list[ev.Event]) -> Game:
+def _adjusted(variant: Variant, game: Game, entry: SheetEntry, at: str, events: list[ev.Event]) -> Game:
     """``game`` with the points an entry adds to running totals besides the hand's settlement, as
     ``/v1/games`` adds them: the dealer's exact cut (``cut_bonus``: ``deal.dealer_cut_bonus``, given
     at the deal, so it stands if the hand then goes void) and the infractions reported during the
     hand (``infractions``: a player's points, ``penalties.points`` each, which stand on the hand's
     score and are thrown in with a void hand)."""
-    if entry.get("cut_bonus"):
+    if entry.cut_bonus:
         bonus = variant.rules.deal.dealer_cut_bonus
         if not bonus:
             raise _Inconsistent(at + "/cut_bonus", CUT_DEALER_EXACT_COUNT_BONUS,
@@ -254,9 +249,9 @@ def _adjusted(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, e
         game = game.with_player(game.dealer, score=game.player(game.dealer).score + bonus)
         events.append(ev.Penalized(game.dealer, "exact_cut_bonus", bonus))
     points = variant.rules.penalties.points
-    for pid, value in (entry.get("infractions") or {}).items():
-        value, where = int(value), at + pointer("infractions", pid)
-        if entry["how"] == "void" and value:
+    for pid, value in entry.infractions.items():
+        where = at + pointer("infractions", pid)
+        if entry.how == "void" and value:
             raise _Inconsistent(where, VOID_NO_SCORE_NO_PAYMENT,
                                 "a void hand is thrown in with the penalties reported during it")
         if value and not points:
@@ -275,35 +270,31 @@ def _adjusted(variant: Variant, game: Game, entry: Mapping[str, Any], at: str, e
     return game
 
 
-def _seats(game: Game, entry: Mapping[str, Any]) -> list[Seat]:
+def _seats(game: Game, entry: SheetEntry) -> list[Seat]:
     """The players of the hand with what the entry says of them (see ``_apply_entry``)."""
-    hands = entry.get("hands") or {}
-    penalties = entry.get("penalties") or {}
-    credits = entry.get("credits") or {}
-    payments = entry.get("payments")
-    totals = entry.get("scores") or {}
-    buying_in = entry.get("buy_ins") or {}
+    hands, penalties, credits, payments = entry.hands, entry.penalties, entry.credits, entry.payments
+    totals, buying_in = entry.scores, entry.buy_ins
     seats = []
     for p in game.active:
         seats.append(Seat(
             p.id, p.score,
-            cards=tuple(parse_card(c) for c in hands[p.id]) if p.id in hands else None,
-            penalty=int(penalties[p.id]) if p.id in penalties else None,
-            payment=int(payments.get(p.id, 0)) if payments is not None else None,
-            credit=int(credits[p.id]) if p.id in credits else None,
+            cards=hands.get(p.id),
+            penalty=penalties.get(p.id),
+            payment=payments.get(p.id, 0) if payments is not None else None,
+            credit=credits.get(p.id),
             # a player buying back in is written down at the total they rejoin at
-            total=int(totals[p.id]) if p.id in totals and not buying_in.get(p.id) else None))
+            total=totals[p.id] if p.id in totals and not buying_in.get(p.id) else None))
     return seats
 
 
-def _compare(variant: Variant, game: Game, entry: Mapping[str, Any], result: HandResult, at: str) -> None:
+def _compare(variant: Variant, game: Game, entry: SheetEntry, result: HandResult, at: str) -> None:
     """The first figure the entry wrote down that differs from ``result``, as the inconsistency."""
     model = variant.rules.scoring.model
-    given_cards = entry.get("hands") or {}
+    given_cards = entry.hands
     for figure in ("penalties", "credits"):
         table = dict((result.credits or ()) if figure == "credits" else result.penalties)
-        for pid, value in (entry.get(figure) or {}).items():
-            got, want = int(value), table.get(pid, 0)
+        for pid, got in entry.table(figure).items():
+            want = table.get(pid, 0)
             if got == want:
                 continue
             if result.how == "void":
@@ -326,11 +317,11 @@ def _compare(variant: Variant, game: Game, entry: Mapping[str, Any], result: Han
                 message = f"only the winner is credited with points, not {pid} with {got}"
             raise _Inconsistent(at + pointer(figure, pid), rule_of(figure, result.how, pid == result.winner),
                                 message)
-    recorded = entry.get("payments")
+    recorded = entry.payments
     if recorded is not None:
         payments = dict(result.payments)
         for pid in [p.id for p in game.players]:
-            got, want = int(recorded.get(pid, 0)), payments.get(pid, 0)
+            got, want = recorded.get(pid, 0), payments.get(pid, 0)
             if got != want:
                 if result.how == "void":
                     message = "a void hand scores no penalty and pays nothing"

@@ -1,7 +1,7 @@
 """A commitment to what a seat's view hides (rules/views.py makes the view).
 
 ``commitment(state, seat, salt)`` is a SHA-256 digest, written as 64 lowercase hex digits, of the
-RFC 8785 canonical JSON (``replay.canonical``, the writer of every hashed document) of
+RFC 8785 canonical JSON (``wire.replay.canonical``, the writer of every hashed document) of
 ``{"salt": salt, "hidden": hidden_parts(state, seat)}``: every card the view hides, in the place
 where it lies (each other hand's cards in the canonical order, the stock top card first, the card
 another player drew from the stock), and the seed.  A server sends it with each view; when the
@@ -16,7 +16,7 @@ import hmac
 from typing import Any
 
 from ..cards import CANONICAL, CODE
-from ..replay import canonical
+from .replay import canonical
 from ..state import State
 from ..views import drawn_hidden
 

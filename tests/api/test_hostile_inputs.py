@@ -22,8 +22,8 @@ from kalooki_referee.api import create_app, openapi, wire
 from kalooki_referee.rules import load_variant
 from kalooki_referee.rules.errors import MalformedInput, UnknownVariant
 from kalooki_referee.vectors.suite import load_vectors, plain_vectors
-from kalooki_referee.rules.game import game_from_dict
-from kalooki_referee.rules.replay import canonical
+from kalooki_referee.rules.wire.game import read_game
+from kalooki_referee.rules.wire.replay import canonical
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM = "application/problem+json"
@@ -152,7 +152,7 @@ def test_the_core_refuses_a_sheet_row_of_the_wrong_shape(row, where):
     data = vector_request(*BUY_IN)["game"]
     data["sheet"] = [{"hand": 3}, row]
     with pytest.raises(MalformedInput) as info:
-        game_from_dict(data, load_variant("british"))
+        read_game(data, load_variant("british"))
     assert "/sheet/1" + where in [p.pointer for p in info.value.problems]
 
 
@@ -160,7 +160,7 @@ def test_the_core_refuses_a_sheet_row_that_is_not_an_object():
     data = vector_request(*BUY_IN)["game"]
     data["sheet"] = [[1, 2]]
     with pytest.raises(MalformedInput) as info:
-        game_from_dict(data, load_variant("british"))
+        read_game(data, load_variant("british"))
     assert [p.pointer for p in info.value.problems] == ["/sheet/0"]
 
 

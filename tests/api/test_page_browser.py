@@ -693,7 +693,7 @@ def test_a_signed_ruling_verifies_in_the_browser_and_one_altered_byte_does_not(o
 
 def test_the_pages_canonical_json_is_the_referees(open_page, base_url):
     # the browser's check signs nothing itself: it must write exactly the bytes the referee signed
-    from kalooki_referee.rules.replay import canonical
+    from kalooki_referee.rules.wire.replay import canonical
     page = open_page("/")
     log = json.loads(DISPUTE.read_text(encoding="utf-8"))
     _, replay = api(base_url, "/v1/replay", log)

@@ -4,8 +4,9 @@ from __future__ import annotations
 import pytest
 
 from kalooki_referee.rules import load_variant
-from kalooki_referee.rules.game import adjudicate_game, game_from_dict, seating_draw, start_game
-from kalooki_referee.rules.scoresheet import score_sheet
+from kalooki_referee.rules.game import adjudicate_game, seating_draw, start_game
+from kalooki_referee.rules.wire.game import game_wire, read_game
+from kalooki_referee.rules.wire.scoresheet import score_sheet
 
 BRITISH = load_variant("british")
 SEATS = ["Andy", "Mark", "John", "Frank"]
@@ -112,10 +113,10 @@ def test_seating_draw_is_seeded_and_complete():
 def test_start_game_pays_initial_stakes_and_deals():
     game, record = start_game(BRITISH, SEATS, "g1", "williamson")
     assert game.pool == 4 * 3 and all(p.paid_to_pool == 3 for p in game.players)
-    assert game.dealer == record["dealer"] and game.hand.dealer == game.dealer
+    assert game.dealer == record.dealer and game.hand.dealer == game.dealer
     assert [p.id for p in game.hand.players] == [p.id for p in game.players]
-    back = game_from_dict(game.to_dict(), BRITISH)
-    assert back.to_dict() == game.to_dict()
+    back = read_game(game_wire(game), BRITISH)
+    assert back == game and game_wire(back) == game_wire(game)
 
 
 def test_stakes_cannot_change_mid_game():

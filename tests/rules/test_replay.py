@@ -182,7 +182,7 @@ def test_a_whole_game_replays_from_the_seating_draw(client):
 # position holds (strings of any characters, integers, booleans, null, lists and objects).
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from kalooki_referee.rules.replay import canonical  # noqa: E402
+from kalooki_referee.rules.wire.replay import canonical  # noqa: E402
 
 _json_docs = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**53) + 1, max_value=2**53 - 1) | st.text(),

@@ -455,6 +455,7 @@ def _check_game_on_a_view(variant, before, action: dict, rng: random.Random) -> 
     from the acting seat: every fact the view decides is the whole game's, the rest name counts; a
     decided payout is the whole game's, a bounded one holds it."""
     from kalooki_referee.rules.game import adjudicate_game
+    from kalooki_referee.rules.wire.game import game_wire
     from kalooki_referee.rules.state import Phase
     game = _game_around(variant, before, rng)
     whole = adjudicate_game(variant, game, action_from_dict(action))
@@ -462,7 +463,7 @@ def _check_game_on_a_view(variant, before, action: dict, rng: random.Random) -> 
     partial = adjudicate_game(variant, view, action_from_dict(action))
     assert whole.legal and partial.legal and whole.open is None
     if partial.open is None:  # every figure decided: settled as the whole game is
-        assert partial.game.to_dict() == whole.game.to_dict()
+        assert game_wire(partial.game) == game_wire(whole.game)
         return 0, 0
     assert whole.hand.phase == Phase.ENDED and partial.game.hand.phase == Phase.ENDED
     full, o = _full_standing(variant, game, whole.game), partial.open

@@ -14,8 +14,8 @@ import pytest
 from kalooki_referee.api import openapi
 from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
 from kalooki_referee.rules.errors import RefereeInputError
-from kalooki_referee.rules.game import adjudicate_game, game_action_from_dict, game_from_dict
-from kalooki_referee.rules.engine import Verdict
+from kalooki_referee.rules.game import GameVerdict, adjudicate_game
+from kalooki_referee.rules.wire.game import game_verdict_wire, read_game, read_game_action
 from kalooki_referee.rules.wire.verdicts import verdict_wire
 from kalooki_referee.vectors import build, lint
 from kalooki_referee.vectors.coverage import coverage, format_report
@@ -52,8 +52,8 @@ def _engine_answer(vector):
             rules = dict(req.get("rules") or {})
             stakes = rules.pop("stakes", None)
             variant = load_variant(req["variant"], rules)
-            game = game_from_dict(req["game"], variant)
-            verdict = adjudicate_game(variant, game, game_action_from_dict(req["action"]), stakes)
+            game = read_game(req["game"], variant)
+            verdict = adjudicate_game(variant, game, read_game_action(req["action"]), stakes)
         else:
             variant = load_variant(req["variant"], req.get("rules"))
             state = state_from_dict(req["state"], variant)
@@ -62,7 +62,8 @@ def _engine_answer(vector):
     except RefereeInputError as exc:
         return 422, {"errors": [p.to_dict() for p in exc.problems]}
     # a round trip through JSON, as a client would see it
-    return 200, json.loads(json.dumps(verdict_wire(verdict) if isinstance(verdict, Verdict) else verdict.to_dict()))
+    answer = game_verdict_wire(verdict) if isinstance(verdict, GameVerdict) else verdict_wire(verdict)
+    return 200, json.loads(json.dumps(answer))
 
 
 @pytest.mark.parametrize("vector", ADJUDICATE, ids=lambda v: v.id)
