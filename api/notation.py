@@ -13,17 +13,20 @@ import segno
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
-from kalooki_referee.rules.notation import NotationError, read, write
+from kalooki_referee.rules.wire.notation import NotationError, read, write
 from kalooki_referee.rules.wire.state import state_wire
 
 from . import requests
 from .errors import problem
+from .openapi import openapi_document
 from .wire import json_answer, json_body
 
 bp = Blueprint("notation", __name__)
 
 CACHE_CONTROL = "public, max-age=86400"
-MAX_NOTATION = 2000   # characters: a position of the largest pack with long names fits many times over
+# characters: a position of the largest pack with long names fits many times over (declared once, in
+# openapi.yaml's Notation)
+MAX_NOTATION: int = openapi_document()["components"]["schemas"]["Notation"]["maxLength"]
 LINK_FRAGMENT = "#p="
 
 

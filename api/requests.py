@@ -13,9 +13,9 @@ from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputEr
 from kalooki_referee.rules.deal import ReportedCut
 from kalooki_referee.rules.wire.deal import cut_from_dict
 from kalooki_referee.rules.game import Game, GameAction, StakesChoice
-from kalooki_referee.rules.notation import NotationError
+from kalooki_referee.rules.wire.notation import NotationError
 from kalooki_referee.rules.scoresheet import SheetEntry
-from kalooki_referee.rules.notation import read as read_notation
+from kalooki_referee.rules.wire.notation import read as read_notation
 from kalooki_referee.rules.tournament import Tournament, TournamentEvent, tournament_rules
 from kalooki_referee.rules.wire.game import read_game, read_game_action, read_stakes
 from kalooki_referee.rules.wire.scoresheet import read_entries

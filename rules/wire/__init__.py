@@ -7,5 +7,6 @@ Being gathered module by module (issue "The wire once"): a hand's values (``acti
 the position's reading, ``deal``'s reported cut, ``legal``'s listing, ``verdicts`` with their
 violations, events and open settlements), games (``game``), score sheets (``scoresheet``), replayed
 logs with their hash chain (``replay``: ``canonical``, the RFC 8785 writer of every hashed document),
-tournaments, and the commitment to what a seat's view hides, so far.
+tournaments, the commitment to what a seat's view hides, and the position notation (``notation``:
+a position as one line of text, both ways), so far.
 """

@@ -1,4 +1,4 @@
-"""The position notation (rules/notation.py, docs/notation.md): every state of the vectors reads back
+"""The position notation (rules/wire/notation.py, docs/notation.md): every state of the vectors reads back
 from its notation as the same canonical wire form; a four-player British position at any point of a
 hand fits in a short link; a bad text is refused at the character where reading stopped."""
 from __future__ import annotations
@@ -15,7 +15,7 @@ from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_varia
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.wire.legal import listing_wire
-from kalooki_referee.rules.notation import NotationError, read, write
+from kalooki_referee.rules.wire.notation import NotationError, read, write
 from kalooki_referee.rules.views import view_of
 from kalooki_referee.rules.wire.state import state_wire
 from kalooki_referee.vectors.suite import load_vectors

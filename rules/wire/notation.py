@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import CANONICAL, JOKER_CODE, UNSEEN, Card, parse_card, rank_code, seen
-from .errors import MalformedInput, Problem
-from .melds import Meld
-from .state import HandResult, Player, State, TableMeld, Turn
+from ..cards import CANONICAL, JOKER_CODE, UNSEEN, Card, parse_card, rank_code, seen
+from ..errors import MalformedInput, Problem
+from ..melds import Meld
+from ..state import HandResult, Player, State, TableMeld, Turn
 
 VERSION = "K1"
 # characters a name (player id, meld id, variant id, seed) keeps as they are: RFC 3986's unreserved
