@@ -293,9 +293,9 @@ async function askReferee() {
   if (verdict.legal) {
     if ((verdict.events || []).length) box.append(h("p", {}, "What happens: " + verdict.events.map(describeEvent).join("; ") + "."));
   } else if (verdict.legal === false) {
-    box.append(h("div", {class: "violations"}, distinct(verdict.violations).map(v => violationBlock(v, res))));
+    box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res)));
   }
-  if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state));
+  if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state, verdict.legal === false));
   if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
   box.append(tableNow(verdict.settlement ? "The hand is over. Settle the figures the table shows now; show the referee the cards it names (or count them at the table) for the rest."
     : verdict.legal ? "The move stands; play goes on."

@@ -186,6 +186,9 @@ function violationBlock(v, res, label = "What went wrong: ", words = null) {
   return h("div", {class: "violation", "data-clause": v.clause},
     h("p", {class: "violation-message"}, h("strong", {}, label), message),
     h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), v.statement || (clause && clause.statement) || ""),
+    v.penalty ? h("p", {class: "violation-penalty"}, h("strong", {}, "What the table charges: "),
+                  `${plural(v.penalty.points, "point")} to ${v.penalty.player}, who ${INFRACTION_WORDS[v.penalty.infraction] || v.penalty.infraction} `
+                  + "(the referee charges nothing itself: report it as a penalty to apply it).") : "",
     sources.length ? h("div", {class: "violation-sources"}, h("strong", {}, "Where it is written:"),
                        h("ul", {}, sources.map(s => sourceItem(s, res)))) : "",
     rulings.length ? h("div", {class: "violation-rulings"}, h("strong", {}, "How the referee reads it where the sources are unclear:"),
@@ -206,9 +209,9 @@ function needWords(pointer, state) {
 }
 
 // The rules an answer could not decide from the cards listed, each with what it would need to see.
-function undeterminedBlock(entries, res, state) {
+function undeterminedBlock(entries, res, state, illegal = false) {
   return h("div", {class: "undetermined-list"}, entries.map(u => {
-    const block = violationBlock(u, res, "Why it cannot tell: ");
+    const block = violationBlock(u, res, illegal ? "It may also break a rule, depending on cards not shown: " : "Why it cannot tell: ");
     block.classList.add("undetermined");
     if ((u.needs || []).length) {
       block.append(h("p", {class: "needs"}, h("strong", {}, "It would need to see: "),
@@ -630,7 +633,7 @@ function renderVerdict(p, position) {
                 p === log.illegal ? ` This is the first illegal step of the log (step ${p + 1}); the position shown is the one before it.` : ""));
   const holder = h("div", {class: "violations"}, h("p", {}, "Reading the rules\u2026"));
   box.append(holder, tableNow(`The move does not stand: the table goes back to the position shown, and ${actorOf(p)} makes a move the rules allow instead.`), sign);
-  rulesResources(log.variant).then(res => holder.replaceChildren(...distinct(verdict.violations).map(v => violationBlock(v, res))));
+  rulesResources(log.variant).then(res => holder.replaceChildren(...violationBlocks(verdict.violations, res)));
   return box;
 }
 
@@ -642,6 +645,11 @@ function tableNow(text) { return h("p", {class: "table-now"}, "What the table do
 function distinct(violations) {
   const seen = new Set();
   return (violations || []).filter(v => { const key = `${v.clause}\u0000${v.message}`; return !seen.has(key) && seen.add(key); });
+}
+
+// Each broken rule in its block, the one that makes the move illegal first, the others after it ("and").
+function violationBlocks(violations, res) {
+  return distinct(violations).map((v, i) => violationBlock(v, res, i ? "It also breaks a rule: " : "What went wrong: "));
 }
 
 function resultBlock(result) {

@@ -1094,3 +1094,24 @@ def test_a_position_shared_by_code_and_by_link_opens_the_same_position(open_page
     fourth = open_page("/")
     load_log(fourth, "K1/british/P1:7X/d:1:1/-/-/-/-/")
     expect(fourth.locator("#log-problems")).to_contain_text("at character 15")
+
+
+def test_a_move_breaking_several_rules_shows_each_with_what_the_table_charges(open_page, base_url):
+    # a Jamaican player discards, without plucking, a card not held: two rules, the first charged by the table
+    from playwright.sync_api import expect
+    from kalooki_referee.vectors.suite import load_vectors
+    body = next(v for v in load_vectors() if v.id == "jamaican.calls.discard-before-drawing-of-a-card-not-held").data["request"]
+    status, verdict = api(base_url, "/v1/adjudicate", body)
+    assert status == 200 and verdict["legal"] is False and len(verdict["violations"]) == 2
+    page = open_page()
+    page.set_viewport_size(PHONE)
+    load_log(page, json.dumps(body))
+    blocks = page.locator("#viewer .violation")
+    expect(blocks).to_have_count(2)
+    first, second = verdict["violations"]
+    expect(blocks.nth(0).locator(".violation-message")).to_have_text(f"What went wrong: {first['message']}")
+    expect(blocks.nth(1).locator(".violation-message")).to_have_text(f"It also breaks a rule: {second['message']}")
+    charge = first["penalty"]
+    expect(blocks.nth(0).locator(".violation-penalty")).to_contain_text(f"{charge['points']} points to {charge['player']}")
+    expect(blocks.nth(1).locator(".violation-penalty")).to_have_count(0)
+    screenshot(page, "several-rules-broken", "#viewer")
