@@ -52,21 +52,21 @@ def clauses() -> Mapping[str, dict[str, Any]]:
     variants = all_variants()
     stands_for: dict[str, set[str]] = {}
     for cid, c in registry().items():
-        if c.get("parameter"):
-            stands_for.setdefault(str(c["parameter"]["otherwise"]), set()).add(cid)
+        if c.parameter is not None:
+            stands_for.setdefault(c.parameter.otherwise, set()).add(cid)
     out = {}
     for cid, c in registry().items():
         cited_as = {cid} | stands_for.get(cid, set())
         touching = [(v, d) for v in variants for d in v.decisions
                     if any(d["id"] in v.rulings(x) for x in cited_as)]
-        parameters = set(c.get("parameters") or ())
-        if c.get("parameter"):
-            parameters.add(c["parameter"]["pointer"])
+        parameters = set(c.parameters)
+        if c.parameter is not None:
+            parameters.add(c.parameter.pointer)
         parameters.update(d["switch"] for _, d in touching if d.get("switch"))
         out[cid] = {
-            "id": cid, "kind": c["kind"], "category": c["category"], "level": c.get("level"),
-            "statement": c["statement"],
-            "sources": [_source(s["document"], s["section"]) for s in c["sources"]],
+            "id": cid, "kind": c.kind, "category": c.category, "level": c.level,
+            "statement": c.statement,
+            "sources": [_source(s.document, s.section) for s in c.sources],
             "variants": [v.id for v in variants if cid in v.clauses],   # said once, by the variant files
             "parameters": sorted(parameters),
             "rulings": sorted({d["id"] for _, d in touching}),
@@ -80,8 +80,8 @@ def sources() -> Mapping[str, dict[str, Any]]:
     clause or a ruling cites."""
     cited: dict[str, set[str]] = {doc: set() for doc in documents()}
     for c in registry().values():
-        for s in c["sources"]:
-            cited[s["document"]].add(s["section"])
+        for s in c.sources:
+            cited[s.document].add(s.section)
     for v in all_variants():
         for d in v.decisions:
             for text in d.get("sources", ()):

@@ -143,9 +143,10 @@ class Variant:
         verdict then cites the clause's ``otherwise``, the referee's statement of the rule in terms
         of the parameter, and the message gives the table's number."""
         cited = self.clause_map.get(clause, clause)
-        fixed = registry().get(cited, {}).get("parameter")
-        if fixed is not None and self.parameter(fixed["pointer"]) != fixed["value"]:
-            return str(fixed["otherwise"])
+        registered = registry().get(cited)
+        fixed = None if registered is None else registered.parameter
+        if fixed is not None and self.parameter(fixed.pointer) != fixed.value:
+            return fixed.otherwise
         return cited
 
     def citation(self, clause: str) -> Cited:
@@ -155,7 +156,7 @@ class Variant:
         verdict, a score sheet's inconsistency, a meld check)."""
         cited = self.cite(clause)
         c = citation(cited, self.documents)
-        return Cited(cited, c["statement"], tuple((s["document"], s["section"]) for s in c["sources"]),
+        return Cited(cited, c.statement, tuple((s.document, s.section) for s in c.sources),
                      self.rulings(cited))
 
     def rulings(self, clause: str) -> tuple[str, ...]:
