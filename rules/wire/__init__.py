@@ -5,7 +5,7 @@ rules on it; its typed answer is written here.  The core's other modules take an
 
 Being gathered module by module (issue "The wire once"): a hand's values (``actions``, ``state`` with
 the position's reading, ``deal``'s reported cut, ``legal``'s listing, ``verdicts`` with their
-violations, events and open settlements, a clause as a verdict cites it (``clauses``), games (``game``), score sheets (``scoresheet``), replayed
-logs with their hash chain (``replay``: ``canonical``, the RFC 8785 writer of every hashed document),
+violations, events and open settlements), a clause as a verdict cites it (``clauses``), games
+(``game``), score sheets (``scoresheet``), replayed logs with their hash chain (``replay``: ``canonical``, the RFC 8785 writer of every hashed document),
 tournaments, and the commitment to what a seat's view hides, so far.
 """
