@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections import abc
-from dataclasses import MISSING, dataclass, field, is_dataclass
+from dataclasses import MISSING, dataclass, field, is_dataclass, replace
 from dataclasses import fields as dataclass_fields
 from enum import StrEnum
 from types import MappingProxyType, UnionType
@@ -104,6 +104,32 @@ INFRACTIONS = ("missing_pluck", "missing_discard", "rested_cards", "exposed_card
 _NO_DEFAULT: Any = object()
 
 
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """What a parameter's declaration says besides its type (``param``'s arguments but the default)."""
+    doc: str
+    lo: int | None = None
+    hi: int | None = None
+    const: bool | None = None
+    keys: str | tuple[int, int] | None = None
+    size: tuple[int | None, int | None] | None = None
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def key_pattern(self) -> str:
+        """The pattern of a table's number keys."""
+        if not isinstance(self.keys, str):  # pragma: no cover - a declaration error
+            raise TypeError(f"{self.doc!r}: its keys are not a pattern")
+        return self.keys
+
+    @property
+    def name_length(self) -> tuple[int, int]:
+        """The shortest and longest of a table's name keys."""
+        if not isinstance(self.keys, tuple):  # pragma: no cover - a declaration error
+            raise TypeError(f"{self.doc!r}: its keys are not names")
+        return self.keys
+
+
 def param(doc: str, *, lo: int | None = None, hi: int | None = None, default: Any = _NO_DEFAULT,
           const: bool | None = None, keys: str | tuple[int, int] | None = None,
           size: tuple[int | None, int | None] | None = None, choices: tuple[str, ...] | None = None) -> Any:
@@ -112,7 +138,7 @@ def param(doc: str, *, lo: int | None = None, hi: int | None = None, default: An
     ``const``, the only value allowed; ``keys``, the pattern of a table's number keys (or the length of
     its name keys); ``size``, the fewest and most entries of a list or table; ``choices``, the names a
     list may hold."""
-    meta = {"doc": doc, "lo": lo, "hi": hi, "const": const, "keys": keys, "size": size, "choices": choices}
+    meta = {"spec": Spec(doc, lo, hi, const, keys, size, choices)}
     if default is _NO_DEFAULT:
         return field(metadata=meta)
     return field(default=default, metadata=meta)
@@ -497,12 +523,12 @@ class _Presets(fields.Dict):
 
 @dataclass(frozen=True)
 class Declared:
-    """One parameter as declared: its name, its type (``None`` taken out: ``nullable``), the
-    declaration's metadata (``param``) and its default (``_NO_DEFAULT`` where it is required)."""
+    """One parameter as declared: its name, its type (``None`` taken out: ``nullable``), what its
+    declaration says (``param``'s ``Spec``) and its default (``_NO_DEFAULT`` where it is required)."""
     name: str
     kind: Any
     nullable: bool
-    meta: Mapping[str, Any]
+    meta: Spec
     default: Any
 
     @property
@@ -520,7 +546,7 @@ def declared(group: type) -> list[Declared]:
             present = [a for a in get_args(kind) if a is not type(None)]
             kind, nullable = present[0], len(present) < len(get_args(kind))
         default = _NO_DEFAULT if f.default is MISSING else f.default
-        out.append(Declared(f.name, kind, nullable, f.metadata, default))
+        out.append(Declared(f.name, kind, nullable, f.metadata["spec"], default))
     return out
 
 
@@ -541,19 +567,19 @@ def group_defaults() -> Any:
     return {d.name: wire_value(d.default) for d in declared(Rules) if is_dataclass(d.default)}
 
 
-def _range(meta: Mapping[str, Any]) -> list[validate.Validator]:
-    return [validate.Range(min=meta["lo"], max=meta["hi"])] if meta["lo"] is not None or meta["hi"] is not None else []
+def _range(meta: Spec) -> list[validate.Validator]:
+    return [validate.Range(min=meta.lo, max=meta.hi)] if meta.lo is not None or meta.hi is not None else []
 
 
-def _size(meta: Mapping[str, Any]) -> list[validate.Validator]:
-    return [validate.Length(min=meta["size"][0], max=meta["size"][1])] if meta["size"] is not None else []
+def _size(meta: Spec) -> list[validate.Validator]:
+    return [validate.Length(min=meta.size[0], max=meta.size[1])] if meta.size is not None else []
 
 
-def _field(kind: Any, meta: Mapping[str, Any], **options: Any) -> fields.Field[Any]:
+def _field(kind: Any, meta: Spec, **options: Any) -> fields.Field[Any]:
     """The marshmallow field of a parameter of type ``kind`` declared with ``meta``."""
     origin, args = get_origin(kind), get_args(kind)
     if kind is bool:
-        return _Bool(validate=[validate.Equal(meta["const"])] if meta["const"] is not None else [], **options)
+        return _Bool(validate=[validate.Equal(meta.const)] if meta.const is not None else [], **options)
     if kind is int:
         return _Int(validate=_range(meta), **options)
     if isinstance(kind, type) and issubclass(kind, StrEnum):
@@ -562,14 +588,14 @@ def _field(kind: Any, meta: Mapping[str, Any], **options: Any) -> fields.Field[A
         return fields.Nested(schema_of(kind), **options)
     if origin is tuple:
         item: fields.Field[Any] = (_Int(validate=_range(meta)) if args[0] is int
-                                   else fields.String(validate=validate.OneOf(meta["choices"])))
+                                   else fields.String(validate=validate.OneOf(meta.choices or ())))
         return _Tuple(item, validate=_size(meta), **options)
     if origin is abc.Mapping and args[0] is int:
-        value = _field(args[1], {**meta, "const": None}) if args[1] is int else fields.Nested(schema_of(args[1]))
-        return _ByNumber(keys=fields.String(validate=validate.Regexp(meta["keys"])), values=value,
+        value = _field(args[1], replace(meta, const=None)) if args[1] is int else fields.Nested(schema_of(args[1]))
+        return _ByNumber(keys=fields.String(validate=validate.Regexp(meta.key_pattern)), values=value,
                          validate=_size(meta), **options)
     if origin is abc.Mapping:
-        lo, hi = meta["keys"]
+        lo, hi = meta.name_length
         return _Presets(keys=fields.String(validate=validate.Length(min=lo, max=hi)),
                         values=fields.Nested(schema_of(args[1])), validate=_size(meta), **options)
     raise TypeError(f"no field for a parameter of type {kind!r}")  # pragma: no cover - a declaration error
