@@ -21,7 +21,8 @@ from typing import Any, get_args, get_origin
 
 import yaml
 
-from kalooki_referee.rules.params import Rules, Spec, declared, wire_value
+from kalooki_referee.rules.params import Rules, Spec, declared
+from kalooki_referee.rules.wire.params import wire_value
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT_SCHEMA = ROOT / "rules" / "variant.schema.yaml"

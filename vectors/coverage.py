@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kalooki_referee.rules.clauses import registry
-from kalooki_referee.rules.variant import load_variant
+from kalooki_referee.rules.wire.variant import load_variant
 
 from .suite import Vector
 

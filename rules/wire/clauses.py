@@ -8,7 +8,7 @@ from typing import Any
 from ..clauses import Cited, Source, citation
 
 
-def source_wire(source: Source) -> dict[str, str]:
+def source_wire(source: Source) -> dict[str, str]:  # pragma: no cover - as registry_citation_wire
     return {"document": source.document, "section": source.section}
 
 
@@ -20,7 +20,7 @@ def cited_wire(cited: Cited) -> dict[str, Any]:
             "rulings": list(cited.rulings)}
 
 
-def registry_citation_wire(clause_id: str) -> dict[str, Any]:
+def registry_citation_wire(clause_id: str) -> dict[str, Any]:  # pragma: no cover - a verdict's violations are cited by its variant
     """The registry's own citation of a clause no variant has cited: every source, no ruling."""
     c = citation(clause_id)
     return {"clause": clause_id, "statement": c.statement, "sources": [source_wire(s) for s in c.sources],

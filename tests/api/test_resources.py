@@ -65,7 +65,7 @@ def test_sources_list_every_document_with_title_address_and_cited_sections(clien
     answer = client.get("/v1/sources").get_json()
     by_id = {s["id"]: s for s in answer["sources"]}
     cited = {(s.document, s.section) for c in registry().values() for s in c.sources}
-    cited |= {tuple(text.split(": ", 1)) for v in all_variants() for d in v.decisions for text in d["sources"]}
+    cited |= {tuple(text.split(": ", 1)) for v in all_variants() for d in v.decisions for text in d.sources}
     assert {doc for doc, _ in cited} <= set(by_id)
     for doc, section in cited:
         assert section in by_id[doc]["sections"], (doc, section)
@@ -113,11 +113,11 @@ def test_variant_rulings_are_its_decisions_with_sources_resolved(client):
     for variant in all_variants():
         answer = client.get(f"/v1/variants/{variant.id}/rulings").get_json()
         assert answer["variant"] == variant.id
-        assert [r["id"] for r in answer["rulings"]] == [d["id"] for d in variant.decisions]
+        assert [r["id"] for r in answer["rulings"]] == [d.id for d in variant.decisions]
         for served, decision in zip(answer["rulings"], variant.decisions):
-            assert served["ruling"] == decision["ruling"] and served["switch"] == decision.get("switch")
-            assert served["clauses"] == list(decision["clauses"])
-            assert [f"{s['document']}: {s['section']}" for s in served["sources"]] == list(decision["sources"])
+            assert served["ruling"] == decision.ruling and served["switch"] == decision.switch
+            assert served["clauses"] == list(decision.clauses)
+            assert [f"{s['document']}: {s['section']}" for s in served["sources"]] == list(decision.sources)
             assert all(s["title"] for s in served["sources"])
 
 

@@ -20,7 +20,7 @@ from kalooki_referee.rules import clause_ids
 from tools import clause_tools
 from kalooki_referee.rules.clauses import REFEREE_PATH, REGISTRY_PATH, registry
 from kalooki_referee.rules.params import Rules
-from kalooki_referee.rules.variant import all_variants
+from kalooki_referee.rules.wire.variant import all_variants
 
 ROOT = Path(__file__).resolve().parents[2]
 

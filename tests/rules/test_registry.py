@@ -11,8 +11,8 @@ import yaml
 from kalooki_referee.rules import clause_ids
 from kalooki_referee.rules.clauses import documents, registry
 from kalooki_referee.rules.errors import InvalidRules
-from kalooki_referee.rules import variant
-from kalooki_referee.rules.variant import all_variants, load_variant
+from kalooki_referee.rules.wire import variant
+from kalooki_referee.rules.wire.variant import all_variants, load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT.parent / "shared" / "rules-catalogue.yaml"
