@@ -194,7 +194,7 @@ def parameters_doc() -> str:
         "rules (`rules`, a partial block merged over the variant's), by its JSON pointer. A parameter with a",
         "default may be left out of a variant file; every other one is required in a root file (one that extends",
         "none). \"or null\": null is a value. The cross-field checks (the pack must hold the deal, a set's size",
-        "must fit the suits and jokers, a tournament must fit the tables) are in `rules/variant.py`. The same",
+        "must fit the suits and jokers, a tournament must fit the tables) are in `rules/wire/variant.py`. The same",
         "declarations give the JSON Schema in `rules/variant.schema.yaml` and openapi.yaml's `Rules`.",
         "",
         "| parameter | type | values | default | meaning |",
