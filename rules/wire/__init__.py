@@ -7,5 +7,7 @@ Being gathered module by module (issue "The wire once"): a hand's values (``acti
 the position's reading, ``deal``'s reported cut, ``legal``'s listing, ``verdicts`` with their
 violations, events and open settlements), a clause as a verdict cites it (``clauses``), games
 (``game``), score sheets (``scoresheet``), replayed logs with their hash chain (``replay``: ``canonical``, the RFC 8785 writer of every hashed document),
-tournaments, and the commitment to what a seat's view hides, so far.
+tournaments, the commitment to what a seat's view hides, and variants: variant files, rulings and
+house rules read into a ``Variant`` (``variant``) with the parameters' schemas (``params``).  Only
+``notation`` outside the wire still holds JSON-shaped values.
 """
