@@ -13,7 +13,8 @@ from flask import Blueprint, Response, abort
 
 from kalooki_referee.rules import all_variants, load_variant
 from kalooki_referee.rules.clauses import documents, registry
-from kalooki_referee.rules.variant import Variant
+from kalooki_referee.rules.variant import Ruling, Variant
+from kalooki_referee.rules.wire.variant import ruling_wire, variant_wire
 
 from .wire import json_answer, text_option
 
@@ -31,11 +32,9 @@ def ruling_source(text: str) -> tuple[str, str]:
     return document, section
 
 
-def ruling(decision: Mapping[str, Any]) -> dict[str, Any]:
-    """One ruling of a variant file (a ``decisions`` entry) as the API serves it."""
-    return {"id": decision["id"], "ruling": decision["ruling"], "reason": decision["reason"],
-            "sources": [_source(*ruling_source(s)) for s in decision.get("sources", ())],
-            "switch": decision.get("switch"), "clauses": list(decision["clauses"])}
+def ruling(decision: Ruling) -> dict[str, Any]:
+    """One ruling of a variant (a ``decisions`` entry) as the API serves it: its sources with their titles."""
+    return {**ruling_wire(decision), "sources": [_source(*ruling_source(s)) for s in decision.sources]}
 
 
 def variant_rulings(variant: Variant) -> dict[str, Any]:
@@ -52,24 +51,24 @@ def clauses() -> Mapping[str, dict[str, Any]]:
     variants = all_variants()
     stands_for: dict[str, set[str]] = {}
     for cid, c in registry().items():
-        if c.get("parameter"):
-            stands_for.setdefault(str(c["parameter"]["otherwise"]), set()).add(cid)
+        if c.parameter is not None:
+            stands_for.setdefault(c.parameter.otherwise, set()).add(cid)
     out = {}
     for cid, c in registry().items():
         cited_as = {cid} | stands_for.get(cid, set())
         touching = [(v, d) for v in variants for d in v.decisions
-                    if any(d["id"] in v.rulings(x) for x in cited_as)]
-        parameters = set(c.get("parameters") or ())
-        if c.get("parameter"):
-            parameters.add(c["parameter"]["pointer"])
-        parameters.update(d["switch"] for _, d in touching if d.get("switch"))
+                    if any(d.id in v.rulings(x) for x in cited_as)]
+        parameters = set(c.parameters)
+        if c.parameter is not None:
+            parameters.add(c.parameter.pointer)
+        parameters.update(d.switch for _, d in touching if d.switch)
         out[cid] = {
-            "id": cid, "kind": c["kind"], "category": c["category"], "level": c.get("level"),
-            "statement": c["statement"],
-            "sources": [_source(s["document"], s["section"]) for s in c["sources"]],
+            "id": cid, "kind": c.kind, "category": c.category, "level": c.level,
+            "statement": c.statement,
+            "sources": [_source(s.document, s.section) for s in c.sources],
             "variants": [v.id for v in variants if cid in v.clauses],   # said once, by the variant files
             "parameters": sorted(parameters),
-            "rulings": sorted({d["id"] for _, d in touching}),
+            "rulings": sorted({d.id for _, d in touching}),
         }
     return out
 
@@ -80,11 +79,11 @@ def sources() -> Mapping[str, dict[str, Any]]:
     clause or a ruling cites."""
     cited: dict[str, set[str]] = {doc: set() for doc in documents()}
     for c in registry().values():
-        for s in c["sources"]:
-            cited[s["document"]].add(s["section"])
+        for s in c.sources:
+            cited[s.document].add(s.section)
     for v in all_variants():
         for d in v.decisions:
-            for text in d.get("sources", ()):
+            for text in d.sources:
                 document, section = ruling_source(text)
                 cited[document].add(section)
     return {doc: {"id": doc, "title": meta["title"], "url": meta.get("url"),
@@ -97,7 +96,7 @@ def sources() -> Mapping[str, dict[str, Any]]:
 def variants_route() -> Response:
     listed = []
     for v in all_variants():
-        whole = v.to_dict()
+        whole = variant_wire(v)
         listed.append({"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
                        "sources": whole["sources"], "parameters": whole["parameters"],
                        "status": v.status, "not_enforced": list(v.not_enforced)})
@@ -106,7 +105,7 @@ def variants_route() -> Response:
 
 @bp.get("/v1/variants/<variant_id>")
 def variant_route(variant_id: str) -> Response:
-    return json_answer(load_variant(variant_id).to_dict())
+    return json_answer(variant_wire(load_variant(variant_id)))
 
 
 @bp.get("/v1/variants/<variant_id>/rulings")

@@ -16,6 +16,7 @@ from kalooki_referee.rules.melds import Failure, Token, meld_value, parse_token,
 from kalooki_referee.rules.engine import Verdict
 from kalooki_referee.rules.scoresheet import settle_sheet
 from kalooki_referee.rules.tournament import adjudicate_tournament
+from kalooki_referee.rules.wire.clauses import cited_wire
 from kalooki_referee.rules.wire.game import game_verdict_wire
 from kalooki_referee.rules.wire.replay import replay
 from kalooki_referee.rules.wire.scoresheet import sheet_wire
@@ -116,7 +117,7 @@ def meld_check_route(body: Any) -> Response:
     variant = req.variant
     reading = read_meld(_tokens(req.cards, req.jokers), variant, req.kind)
     if isinstance(reading, Failure):
-        violation = {"message": reading.message, **variant.citation(reading.clause).to_dict()}
+        violation = {"message": reading.message, **cited_wire(variant.citation(reading.clause))}
         ops.note_verdict(False)
         return json_answer({"valid": False, "ambiguous": reading.ambiguous, "kind": None, "cards": None, "jokers": [],
                             "value": None, "readings": [dict(r) for r in reading.readings], "violation": violation})

@@ -4,7 +4,7 @@ from __future__ import annotations
 from kalooki_referee.rules import all_variants
 from kalooki_referee.rules.clause_ids import TURN_DRAW_MELD_DISCARD
 from kalooki_referee.rules.clauses import citation
-from kalooki_referee.rules.variant import loaded_variant_count, variant_ids
+from kalooki_referee.rules.wire.variant import loaded_variant_count, variant_ids
 
 from . import openapi, resources
 

@@ -1,7 +1,7 @@
 """The rules core of the Kalooki referee: pure Python, no web imports.
 
 ``adjudicate(variant, state, action) -> Verdict`` is the one entry point; the value types are in
-``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``variant``; JSON
+``cards``, ``melds``, ``state`` and ``actions``; variants are YAML data read by ``wire.variant`` into ``variant.Variant``; JSON
 becomes values and values become JSON in ``wire`` (``state_from_dict``, ``verdict_wire``, ...).
 """
 from .actions import Action
@@ -9,9 +9,10 @@ from .deal import deal
 from .engine import Verdict, Violation, adjudicate, is_legal
 from .errors import ImpossibleState, InvalidRules, MalformedInput, Problem, RefereeInputError, UnknownVariant
 from .state import State
-from .variant import Variant, all_variants, load_variant, variant_ids
+from .variant import Variant
 from .wire.actions import action_from_dict, action_wire
 from .wire.state import state_from_dict, state_wire
+from .wire.variant import all_variants, load_variant, variant_ids
 from .wire.verdicts import verdict_wire, violation_wire
 
 __all__ = [

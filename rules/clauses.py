@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping, TypedDict, TypeVar
+from typing import Any, Callable, Mapping, TypeVar
 
 import yaml
 
@@ -31,10 +31,43 @@ REGISTRY_PATH = Path(__file__).resolve().parent / "clauses.yaml"
 REFEREE_PATH = Path(__file__).resolve().parent / "referee-clauses.yaml"
 
 
-class Citation(TypedDict):
-    """A clause as a verdict cites it."""
+@dataclass(frozen=True, slots=True)
+class Source:
+    """A place a clause is stated: a source document (its id in clauses.yaml's ``documents``) and its
+    section's heading."""
+    document: str
+    section: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fixed:
+    """The parameter a clause's statement fixes (``/opening/minimum`` at 40): where a house rule sets
+    another value, a verdict cites ``otherwise``, the referee's statement in terms of the parameter."""
+    pointer: str
+    value: int
+    otherwise: str
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    """One registered clause: an action's rule or an outcome's, of a category, at the level of a hand
+    or a game, the project's own statement of it, where it is stated, the parameters that switch it
+    (JSON pointers into a variant's parameters) and the parameter its statement fixes, if any."""
+    id: str
+    kind: str
+    category: str
+    level: str
     statement: str
-    sources: list[dict[str, str]]   # each a document and its section
+    sources: tuple[Source, ...]
+    parameters: tuple[str, ...] = ()
+    parameter: Fixed | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """A clause as a verdict cites it: its statement and the places it is stated."""
+    statement: str
+    sources: tuple[Source, ...]
 
 
 @dataclass(frozen=True)
@@ -47,20 +80,32 @@ class Cited:
     sources: tuple[tuple[str, str], ...]
     rulings: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"clause": self.clause, "statement": self.statement,
-                "sources": [{"document": d, "section": s} for d, s in self.sources],
-                "rulings": list(self.rulings)}
+
+_CLAUSE_KEYS = frozenset(("id", "kind", "category", "level", "statement", "sources", "parameters", "parameter"))
+
+
+def _clause(entry: Any, path: Path) -> Clause:
+    """One entry of a registry file as a ``Clause``; a key the registry does not know is refused (a
+    clause names its code by the constant, never by an ``enforced_by`` of function names)."""
+    unknown = sorted(set(entry) - _CLAUSE_KEYS)
+    if unknown:  # pragma: no cover - a broken registry file (only tests write one)
+        raise ValueError(f"{path.name}: clause {entry.get('id')!r} has unknown keys {unknown}")
+    fixed = entry.get("parameter")
+    return Clause(entry["id"], entry["kind"], entry["category"], entry["level"], entry["statement"],
+                  tuple(Source(s["document"], s["section"]) for s in entry["sources"]),
+                  tuple(entry.get("parameters") or ()),
+                  None if fixed is None else Fixed(fixed["pointer"], fixed["value"], fixed["otherwise"]))
 
 
 @functools.lru_cache(maxsize=1)
-def registry() -> Mapping[str, Mapping[str, Any]]:
-    """The catalogue's clauses (clauses.yaml) and the referee's own (referee-clauses.yaml)."""
+def registry() -> Mapping[str, Clause]:
+    """The catalogue's clauses (clauses.yaml) and the referee's own (referee-clauses.yaml), by id, in
+    the files' order."""
     clauses = {}
     for path in (REGISTRY_PATH, REFEREE_PATH):
         with open(path, encoding="utf-8") as fh:
-            for c in yaml.safe_load(fh)["clauses"]:
-                clauses[c["id"]] = MappingProxyType(c)
+            for entry in yaml.safe_load(fh)["clauses"]:
+                clauses[entry["id"]] = _clause(entry, path)
     return MappingProxyType(clauses)
 
 
@@ -71,7 +116,7 @@ def documents() -> Mapping[str, Mapping[str, str]]:
     return MappingProxyType(data["documents"])
 
 
-def clause(clause_id: str) -> Mapping[str, Any]:
+def clause(clause_id: str) -> Clause:
     return registry()[clause_id]
 
 
@@ -82,6 +127,5 @@ def citation(clause_id: str, documents: tuple[str, ...] = ()) -> Citation:
     c = registry().get(clause_id)
     if c is None:  # a programming error: the engine cites only registered clauses (tested)
         raise KeyError(f"clause {clause_id!r} is not in the registry")
-    sources = [dict(s) for s in c["sources"]]
-    own = [s for s in sources if s["document"] in documents]
-    return {"statement": c["statement"], "sources": own or sources}
+    own = tuple(s for s in c.sources if s.document in documents)
+    return Citation(c.statement, own or c.sources)

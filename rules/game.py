@@ -27,6 +27,7 @@ from .settlement import Amount, OpenSettlement, carried, game_settlement
 from .shuffle import seed_text, shuffled
 from .invariants import player_list_problems, repeated_ids
 from .state import HandResult, Phase, State
+from .params import Stakes
 from .variant import Variant
 from .clause_ids import (BUYIN_STAKE_PAID_TO_POOL, BUYIN_UK_STAKE_HALF_MAIN, DEALER_ROTATION_JAMAICAN,
                          GAME_BABY_THREE_HANDS, GAME_EACH_HAND_SETTLED_SEPARATELY,
@@ -359,7 +360,7 @@ def _deal_next(variant: Variant, game: Game, seed: str, cut: ReportedCut | None 
     earning its bonus (``deal.dealer_cut_bonus``)."""
     ids = [p.id for p in game.active]
     scores = {p.id: p.score for p in game.active}
-    hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
+    hand_variant = variant.with_stakes(Stakes(**dict(game.stakes)))
     state, record = deal(hand_variant, ids, seed, game.dealer, scores, hand=next_contract_hand(variant, game), cut=cut)
     events: list[ev.Event] = [ev.HandDealt(game.hands_played + 1, game.dealer, record["seed"])]
     bonus = record.get("dealer_cut_bonus", 0)   # earned by an exact cut (CUT_DEALER_EXACT_COUNT_BONUS, rules/deal.py)
@@ -517,7 +518,7 @@ def _hand_action(variant: Variant, game: Game, action: Action,
         raise Illegal(BUYIN_DECISION_ORDER, f"{game.buy_in_queue[0]} must first decide whether to buy in")
     if game.phase == "between" or game.hand is None:
         raise Illegal(DEALER_ROTATION_LEFT, "the hand is over: the next hand must be dealt first (next_hand)")
-    hand_variant = variant.with_rules({"stakes": dict(game.stakes)}, "/game/stakes")
+    hand_variant = variant.with_stakes(Stakes(**dict(game.stakes)))
     verdict = adjudicate(hand_variant, game.hand, action)
     if not verdict.legal:
         raise _HandIllegal(verdict)

@@ -1,23 +1,20 @@
 """A variant's parameters as one typed, frozen value: ``Rules``.
 
-marshmallow does the one job it is made for here: it turns a variant file's ``parameters`` block
-(with any house rules merged over it) into ``Rules``, refusing an unknown key or a value of the
-wrong type or range with the path of the field.  The engine then reads ``rules.draw.taken_discard``
-rather than string paths, so a misspelt parameter is an attribute error caught by mypy, not a
-``KeyError`` at run time.  Choices are ``StrEnum`` members: they compare equal to their wire
+The wire (rules/wire/params.py) reads a variant file's ``parameters`` block (with any house rules
+merged over it) into ``Rules``, with marshmallow schemas derived from the declarations here, refusing
+an unknown key or a value of the wrong type or range with the path of the field.  The engine then
+reads ``rules.draw.taken_discard`` rather than string paths, so a misspelt parameter is an attribute
+error caught by mypy, not a ``KeyError`` at run time.  Choices are ``StrEnum`` members: they compare equal to their wire
 strings and serialise as them.
 """
 from __future__ import annotations
 
-import functools
-from collections import abc
-from dataclasses import MISSING, dataclass, field, is_dataclass
+from dataclasses import MISSING, dataclass, field
 from dataclasses import fields as dataclass_fields
 from enum import StrEnum
-from types import MappingProxyType, UnionType
-from typing import Any, Callable, Iterator, Mapping, Union, get_args, get_origin, get_type_hints
+from types import UnionType
+from typing import Any, Mapping, Union, get_args, get_origin, get_type_hints
 
-from marshmallow import RAISE, Schema, ValidationError, fields, post_load, validate
 from .clause_ids import (DEAL_BABY_EIGHT_EVERY_HAND, DEAL_BABY_SIX_SEVEN_EIGHT, DEAL_JAMAICAN_CARDS_PER_HAND,
                          DEAL_JAMAICAN_TWELVE_IN_FIRST_THREE_HANDS, DEAL_NORTH_AMERICAN_COUNT_BY_PLAYERS,
                          DECK_JAMAICAN_PACKS_BY_PLAYERS)
@@ -96,12 +93,38 @@ INFRACTIONS = ("missing_pluck", "missing_discard", "rested_cards", "exposed_card
 # Each parameter is declared once, here: its type is the field's annotation, and ``param`` gives its
 # meaning, its range and its default (a field with a default is one a variant file may leave out, for
 # the files written before it).  ``None`` in the type is a parameter the wire may set to null.  From
-# these declarations come the marshmallow schema below (which loads a variant's ``parameters`` and a
+# these declarations come the marshmallow schema of rules/wire/params.py (which loads a variant's ``parameters`` and a
 # request's house rules into ``Rules``), the JSON Schema of the parameters in rules/variant.schema.yaml,
 # openapi.yaml's ``Rules`` and docs/parameters.md (``python -m tools.params --write`` writes the last
 # three; tests/rules/test_params.py checks them equal to what the declarations give).
 
 _NO_DEFAULT: Any = object()
+
+
+@dataclass(frozen=True, slots=True)
+class Spec:
+    """What a parameter's declaration says besides its type (``param``'s arguments but the default)."""
+    doc: str
+    lo: int | None = None
+    hi: int | None = None
+    const: bool | None = None
+    keys: str | tuple[int, int] | None = None
+    size: tuple[int | None, int | None] | None = None
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def key_pattern(self) -> str:
+        """The pattern of a table's number keys."""
+        if not isinstance(self.keys, str):  # pragma: no cover - a declaration error
+            raise TypeError(f"{self.doc!r}: its keys are not a pattern")
+        return self.keys
+
+    @property
+    def name_length(self) -> tuple[int, int]:
+        """The shortest and longest of a table's name keys."""
+        if not isinstance(self.keys, tuple):  # pragma: no cover - a declaration error
+            raise TypeError(f"{self.doc!r}: its keys are not names")
+        return self.keys
 
 
 def param(doc: str, *, lo: int | None = None, hi: int | None = None, default: Any = _NO_DEFAULT,
@@ -112,7 +135,7 @@ def param(doc: str, *, lo: int | None = None, hi: int | None = None, default: An
     ``const``, the only value allowed; ``keys``, the pattern of a table's number keys (or the length of
     its name keys); ``size``, the fewest and most entries of a list or table; ``choices``, the names a
     list may hold."""
-    meta = {"doc": doc, "lo": lo, "hi": hi, "const": const, "keys": keys, "size": size, "choices": choices}
+    meta = {"spec": Spec(doc, lo, hi, const, keys, size, choices)}
     if default is _NO_DEFAULT:
         return field(metadata=meta)
     return field(default=default, metadata=meta)
@@ -441,68 +464,16 @@ class Rules:
         return self.deal.cards_for(players)
 
 
-# -- marshmallow schemas: the parameters' shape, loaded into the types above --------------------
-
-class _Int(fields.Integer):
-    """An integer; JSON's 2.0 is the integer 2, a boolean is not a number."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
-            raise self.make_error("invalid")
-        return int(value)
-
-
-class _Bool(fields.Boolean):
-    """true or false only (no "yes", no 1)."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        if not isinstance(value, bool):
-            raise self.make_error("invalid")
-        return value
-
-
-class _Group(Schema):
-    class Meta:
-        unknown = RAISE
-
-    type_: type = object
-
-    @post_load
-    def _build(self, data: dict[str, Any], **_: Any) -> Any:
-        return self.type_(**data)
-
-
-class _ByNumber(fields.Dict):
-    """A table keyed by a number written as a string ("5": ...): read with integer keys."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        # (null never gets here: marshmallow answers it by the field's allow_none)
-        entries: Callable[..., dict[str, Any]] = super()._deserialize  # unannotated in marshmallow
-        out = entries(value, attr, data, **kwargs)
-        return MappingProxyType({int(k): v for k, v in out.items()})
-
-
-class _Tuple(fields.List[Any]):
-    """A list, read as a tuple."""
-
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        return tuple(super()._deserialize(value, attr, data, **kwargs))
-
-
-class _Presets(fields.Dict):
-    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
-        presets: Callable[..., dict[str, Stakes]] = super()._deserialize  # unannotated in marshmallow
-        return MappingProxyType(dict(presets(value, attr, data, **kwargs)))
-
+# -- the declarations, read back (by the wire's schemas and tools/params.py) ---------------------
 
 @dataclass(frozen=True)
 class Declared:
-    """One parameter as declared: its name, its type (``None`` taken out: ``nullable``), the
-    declaration's metadata (``param``) and its default (``_NO_DEFAULT`` where it is required)."""
+    """One parameter as declared: its name, its type (``None`` taken out: ``nullable``), what its
+    declaration says (``param``'s ``Spec``) and its default (``_NO_DEFAULT`` where it is required)."""
     name: str
     kind: Any
     nullable: bool
-    meta: Mapping[str, Any]
+    meta: Spec
     default: Any
 
     @property
@@ -520,95 +491,5 @@ def declared(group: type) -> list[Declared]:
             present = [a for a in get_args(kind) if a is not type(None)]
             kind, nullable = present[0], len(present) < len(get_args(kind))
         default = _NO_DEFAULT if f.default is MISSING else f.default
-        out.append(Declared(f.name, kind, nullable, f.metadata, default))
+        out.append(Declared(f.name, kind, nullable, f.metadata["spec"], default))
     return out
-
-
-def wire_value(value: Any) -> Any:
-    """A declared value (a default, a group) as the wire and a variant file write it."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: wire_value(getattr(value, f.name)) for f in dataclass_fields(value)}
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, tuple):
-        return [wire_value(v) for v in value]
-    return value
-
-
-def group_defaults() -> Any:
-    """The groups a variant file may leave out, by name, each as the wire writes its default (house
-    rules that change part of such a group are laid over it: ``Variant.with_rules``)."""
-    return {d.name: wire_value(d.default) for d in declared(Rules) if is_dataclass(d.default)}
-
-
-def _range(meta: Mapping[str, Any]) -> list[validate.Validator]:
-    return [validate.Range(min=meta["lo"], max=meta["hi"])] if meta["lo"] is not None or meta["hi"] is not None else []
-
-
-def _size(meta: Mapping[str, Any]) -> list[validate.Validator]:
-    return [validate.Length(min=meta["size"][0], max=meta["size"][1])] if meta["size"] is not None else []
-
-
-def _field(kind: Any, meta: Mapping[str, Any], **options: Any) -> fields.Field[Any]:
-    """The marshmallow field of a parameter of type ``kind`` declared with ``meta``."""
-    origin, args = get_origin(kind), get_args(kind)
-    if kind is bool:
-        return _Bool(validate=[validate.Equal(meta["const"])] if meta["const"] is not None else [], **options)
-    if kind is int:
-        return _Int(validate=_range(meta), **options)
-    if isinstance(kind, type) and issubclass(kind, StrEnum):
-        return fields.Enum(kind, by_value=True, **options)
-    if isinstance(kind, type) and is_dataclass(kind):
-        return fields.Nested(schema_of(kind), **options)
-    if origin is tuple:
-        item: fields.Field[Any] = (_Int(validate=_range(meta)) if args[0] is int
-                                   else fields.String(validate=validate.OneOf(meta["choices"])))
-        return _Tuple(item, validate=_size(meta), **options)
-    if origin is abc.Mapping and args[0] is int:
-        value = _field(args[1], {**meta, "const": None}) if args[1] is int else fields.Nested(schema_of(args[1]))
-        return _ByNumber(keys=fields.String(validate=validate.Regexp(meta["keys"])), values=value,
-                         validate=_size(meta), **options)
-    if origin is abc.Mapping:
-        lo, hi = meta["keys"]
-        return _Presets(keys=fields.String(validate=validate.Length(min=lo, max=hi)),
-                        values=fields.Nested(schema_of(args[1])), validate=_size(meta), **options)
-    raise TypeError(f"no field for a parameter of type {kind!r}")  # pragma: no cover - a declaration error
-
-
-@functools.cache
-def schema_of(group: type) -> type[_Group]:
-    """The marshmallow schema of a group, derived from its declarations: a required parameter must be
-    given; one with a default may be left out (then its default); a nullable one may be null."""
-    spec: dict[str, Any] = {"type_": group}
-    for p in declared(group):
-        options: dict[str, Any] = {"allow_none": p.nullable}
-        options.update(required=True) if p.required else options.update(required=False, load_default=p.default)
-        spec[p.name] = _field(p.kind, p.meta, **options)
-    return type(group.__name__ + "Schema", (_Group,), spec)
-
-
-RULES_SCHEMA = schema_of(Rules)()
-
-
-def load_rules(params: Mapping[str, Any]) -> tuple[Rules | None, list[tuple[tuple[str, ...], str]]]:
-    """``params`` as ``Rules``, or the problems found: (path of the field, what is wrong)."""
-    try:
-        return RULES_SCHEMA.load(params), []
-    except ValidationError as exc:
-        return None, list(_walk(exc.messages, ()))
-
-
-def _walk(messages: Any, path: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str]]:
-    if isinstance(messages, dict):
-        for key, value in messages.items():
-            if key in ("key", "value", "_schema") and path:  # a mapping's entry; a whole object
-                yield from _walk(value, path)
-            else:
-                yield from _walk(value, path + (str(key),))
-    else:
-        for m in (messages if isinstance(messages, list) else [messages]):
-            if isinstance(m, (dict, list)):  # pragma: no cover - marshmallow lists messages as strings; kept for safety
-                yield from _walk(m, path)
-            else:
-                yield path, str(m)
-

@@ -12,15 +12,17 @@ their ``param`` metadata):
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 from dataclasses import is_dataclass
 from enum import StrEnum
-from typing import Any, Mapping, get_args, get_origin
+from typing import Any, get_args, get_origin
 
 import yaml
 
-from kalooki_referee.rules.params import Rules, declared, wire_value
+from kalooki_referee.rules.params import Rules, Spec, declared
+from kalooki_referee.rules.wire.params import wire_value
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT_SCHEMA = ROOT / "rules" / "variant.schema.yaml"
@@ -48,28 +50,28 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return {**schema, "type": [schema["type"], "null"]}
 
 
-def _bounds(_meta: Mapping[str, Any], low: str, high: str, lo: Any, hi: Any) -> dict[str, Any]:
+def _bounds(_meta: Spec, low: str, high: str, lo: Any, hi: Any) -> dict[str, Any]:
     return {k: v for k, v in ((low, lo), (high, hi)) if v is not None}
 
 
-def _json_of(kind: Any, meta: Mapping[str, Any], partial: bool) -> dict[str, Any]:
+def _json_of(kind: Any, meta: Spec, partial: bool) -> dict[str, Any]:
     origin, args = get_origin(kind), get_args(kind)
-    size = meta["size"] or (None, None)
+    size = meta.size or (None, None)
     if kind is bool:
-        return {"type": "boolean", "const": meta["const"]} if meta["const"] is not None else {"type": "boolean"}
+        return {"type": "boolean", "const": meta.const} if meta.const is not None else {"type": "boolean"}
     if kind is int:
-        return {"type": "integer", **_bounds(meta, "minimum", "maximum", meta["lo"], meta["hi"])}
+        return {"type": "integer", **_bounds(meta, "minimum", "maximum", meta.lo, meta.hi)}
     if isinstance(kind, type) and issubclass(kind, StrEnum):
         return {"type": "string", "enum": [m.value for m in kind]}
     if isinstance(kind, type) and is_dataclass(kind):
         return json_schema(kind, partial)
     if origin is tuple:
-        item = ({"type": "integer", **_bounds(meta, "minimum", "maximum", meta["lo"], meta["hi"])} if args[0] is int
-                else {"type": "string", "enum": list(meta["choices"])})
+        item = ({"type": "integer", **_bounds(meta, "minimum", "maximum", meta.lo, meta.hi)} if args[0] is int
+                else {"type": "string", "enum": list(meta.choices or ())})
         return {"type": "array", "items": item, **_bounds(meta, "minItems", "maxItems", *size)}
-    names = ({"pattern": str(meta["keys"]).replace("\\Z", "$")} if args[0] is int
-             else _bounds(meta, "minLength", "maxLength", *meta["keys"]))
-    value = (_json_of(args[1], {**meta, "const": None}, partial) if args[1] is int
+    names = ({"pattern": meta.key_pattern.replace("\\Z", "$")} if args[0] is int
+             else _bounds(meta, "minLength", "maxLength", *meta.name_length))
+    value = (_json_of(args[1], dataclasses.replace(meta, const=None), partial) if args[1] is int
              else json_schema(args[1], partial))
     return {"type": "object", "propertyNames": names, "additionalProperties": value,
             **_bounds(meta, "minProperties", "maxProperties", *size)}
@@ -85,7 +87,7 @@ def json_schema(group: type = Rules, partial: bool = False) -> dict[str, Any]:
         schema = _nullable(schema) if p.nullable else schema
         if not p.required and not partial:  # (a house rule's default is the variant's value)
             schema["default"] = wire_value(p.default)
-        properties[p.name] = {"description": p.meta["doc"], **schema}
+        properties[p.name] = {"description": p.meta.doc, **schema}
     required = [] if partial else [p.name for p in declared(group) if p.required]
     return {"type": "object", "additionalProperties": False, **({"required": required} if required else {}),
             "properties": properties}
@@ -146,23 +148,23 @@ def _type_name(kind: Any) -> str:
 
 def _values(p: Any) -> str:
     meta = p.meta
-    if meta["const"] is not None:
-        return f"`{str(meta['const']).lower()}` only"
+    if meta.const is not None:
+        return f"`{str(meta.const).lower()}` only"
     if hasattr(p.kind, "__members__"):
         return ", ".join(f"`{m.value}`" for m in p.kind)
-    if meta["choices"]:
-        return ", ".join(f"`{c}`" for c in meta["choices"])
+    if meta.choices:
+        return ", ".join(f"`{c}`" for c in meta.choices)
     parts = []
-    if meta["lo"] is not None or meta["hi"] is not None:
-        lo = meta["lo"] if meta["lo"] is not None else "..."
-        hi = meta["hi"] if meta["hi"] is not None else "..."
+    if meta.lo is not None or meta.hi is not None:
+        lo = meta.lo if meta.lo is not None else "..."
+        hi = meta.hi if meta.hi is not None else "..."
         parts.append(f"{lo} to {hi}")
-    if isinstance(meta["keys"], str):
-        parts.append(f"keys `{meta['keys'].replace(chr(92) + 'Z', '$')}`")
-    elif meta["keys"]:
-        parts.append(f"names of {meta['keys'][0]} to {meta['keys'][1]} characters")
-    if meta["size"]:
-        lo, hi = meta["size"]
+    if isinstance(meta.keys, str):
+        parts.append(f"keys `{meta.keys.replace(chr(92) + 'Z', '$')}`")
+    elif meta.keys:
+        parts.append(f"names of {meta.keys[0]} to {meta.keys[1]} characters")
+    if meta.size:
+        lo, hi = meta.size
         parts.append(f"{lo if lo is not None else 0} to {hi} entries")
     return "; ".join(parts)
 
@@ -174,7 +176,7 @@ def _rows(group: type, at: str) -> list[str]:
         kind = _type_name(p.kind) + (" or null" if p.nullable else "")
         default = "" if p.required else "`" + yaml.safe_dump(wire_value(p.default), default_flow_style=True,
                                                              width=1000).strip().removesuffix("...").strip() + "`"
-        rows.append(f"| `{pointer}` | {kind} | {_values(p)} | {default} | {p.meta['doc']} |")
+        rows.append(f"| `{pointer}` | {kind} | {_values(p)} | {default} | {p.meta.doc} |")
         if hasattr(p.kind, "__dataclass_fields__"):
             rows += _rows(p.kind, pointer)
         elif get_origin(p.kind) is not None and hasattr(get_args(p.kind)[-1], "__dataclass_fields__"):
@@ -192,7 +194,7 @@ def parameters_doc() -> str:
         "rules (`rules`, a partial block merged over the variant's), by its JSON pointer. A parameter with a",
         "default may be left out of a variant file; every other one is required in a root file (one that extends",
         "none). \"or null\": null is a value. The cross-field checks (the pack must hold the deal, a set's size",
-        "must fit the suits and jokers, a tournament must fit the tables) are in `rules/variant.py`. The same",
+        "must fit the suits and jokers, a tournament must fit the tables) are in `rules/wire/variant.py`. The same",
         "declarations give the JSON Schema in `rules/variant.schema.yaml` and openapi.yaml's `Rules`.",
         "",
         "| parameter | type | values | default | meaning |",

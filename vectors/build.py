@@ -30,7 +30,7 @@ import yaml
 from kalooki_referee.rules.cards import canonical, pack_order, parse_card
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.melds import parse_token
-from kalooki_referee.rules.variant import load_variant
+from kalooki_referee.rules.wire.variant import load_variant
 
 from .suite import CLAUSE_POINTERS
 

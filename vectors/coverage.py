@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from kalooki_referee.rules.clauses import registry
-from kalooki_referee.rules.variant import load_variant
+from kalooki_referee.rules.wire.variant import load_variant
 
 from .suite import Vector
 
@@ -68,13 +68,13 @@ def coverage(vectors: list[Vector], variant: str, level: str | None = None) -> l
     governed = set(load_variant(variant).clauses)  # the variant file's clauses (rules/variants/<id>.yaml)
     out = []
     for cid, c in registry().items():
-        if cid not in governed or (level and c.get("level") != level):
+        if cid not in governed or (level and c.level != level):
             continue
         citing = [v for v in mine if cid in v.data["clauses"]]
         legal = sum(1 for v in citing if _is_legal(v) is True)
         illegal = sum(1 for v in citing if _is_legal(v) is False)
         outcome = sum(1 for v in citing if _checks_result(v))
-        out.append(ClauseCoverage(cid, c["kind"], c.get("level", "hand"), legal, illegal, outcome))
+        out.append(ClauseCoverage(cid, c.kind, c.level, legal, illegal, outcome))
     return out
 
 

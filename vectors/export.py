@@ -39,10 +39,10 @@ def _compact(value: Any) -> str:
 def _decision_notes(variant: str, used: list[str]) -> dict[str, dict[str, Any]]:
     """Each ruling the file's vectors depend on, as the variant file states it: the ruling, the
     reason, and the parameter that selects the other reading (``switch``, null for an API ruling)."""
-    from kalooki_referee.rules.variant import load_variant
+    from kalooki_referee.rules.wire.variant import load_variant
 
-    by_id = {d["id"]: d for d in load_variant(variant).decisions}
-    return {d: {"ruling": by_id[d]["ruling"], "reason": by_id[d]["reason"], "switch": by_id[d].get("switch")}
+    by_id = {d.id: d for d in load_variant(variant).decisions}
+    return {d: {"ruling": by_id[d].ruling, "reason": by_id[d].reason, "switch": by_id[d].switch}
             for d in used}
 
 

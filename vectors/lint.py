@@ -15,7 +15,7 @@ from pathlib import Path
 import jsonschema
 
 from kalooki_referee.rules.clauses import registry
-from kalooki_referee.rules.variant import load_variant, variant_ids
+from kalooki_referee.rules.wire.variant import load_variant, variant_ids
 
 from .export import verify
 from .suite import ROOT, load_documents, plain_vectors, resolved
@@ -102,7 +102,7 @@ def lint(root: Path = ROOT) -> list[str]:
         variant = v["request"].get("variant")
         if variant not in known_variants:
             problems.append(f"{name}: {vid} runs under unknown variant {variant!r}")
-        elif v.get("decision") and v["decision"] not in {d["id"] for d in load_variant(variant).decisions}:
+        elif v.get("decision") and v["decision"] not in {d.id for d in load_variant(variant).decisions}:
             problems.append(f"{name}: {vid} depends on {v['decision']}, which is not among {variant}'s decisions")
         exp = v["expected"]
         for c in exp.get("violations", []):

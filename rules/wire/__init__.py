@@ -3,10 +3,13 @@ components; docs/wire-format.md).  The edge (api/requests.py) checks a body's sh
 openapi.yaml, then reads it here into values, once; the core checks that the position is possible and
 rules on it; its typed answer is written here.  The core's other modules take and return typed values.
 
-Being gathered module by module (issue "The wire once"): a hand's values (``actions``, ``state`` with
+Gathered module by module (issue "The wire once"): a hand's values (``actions``, ``state`` with
 the position's reading, ``deal``'s reported cut, ``legal``'s listing, ``verdicts`` with their
-violations, events and open settlements), games (``game``), score sheets (``scoresheet``), replayed
-logs with their hash chain (``replay``: ``canonical``, the RFC 8785 writer of every hashed document),
-tournaments, the commitment to what a seat's view hides, and the position notation (``notation``:
-a position as one line of text, both ways), so far.
+violations, events and open settlements), a clause as a verdict cites it (``clauses``), games
+(``game``), score sheets (``scoresheet``), replayed logs with their hash chain (``replay``:
+``canonical``, the RFC 8785 writer of every hashed document), tournaments, the commitment to what a
+seat's view hides, the position notation (``notation``: a position as one line of text, both ways),
+and variants: variant files, rulings and house rules read into a ``Variant`` (``variant``) with the
+parameters' schemas (``params``).  No module of the core outside the wire holds a JSON-shaped value
+(tests/project/test_types.py).
 """

@@ -13,6 +13,7 @@ from ..actions import Action
 from ..errors import ImpossibleState, MalformedInput, Problem, pointer
 from ..game import (GAME_ACTIONS, GAME_PHASES, STAKE_KEYS, Fact, Game, GameAction, GamePlayer, GameStart, GameVerdict,
                     OpenHand, SheetRow, StakesChoice, checked_game, resolve_stakes)
+from ..params import Stakes
 from ..settlement import Amount
 from ..variant import Variant
 from .actions import action_from_dict
@@ -247,7 +248,7 @@ def read_game(data: Any, variant: Variant) -> Game:
         raise MalformedInput(problems)
     hand = None
     if data.get("hand") is not None:
-        hand_variant = variant.with_rules({"stakes": dict(stakes)}, "/stakes")
+        hand_variant = variant.with_stakes(Stakes(**dict(stakes)))
         try:
             hand = state_from_dict(data["hand"], hand_variant)
         except (MalformedInput, ImpossibleState) as exc:

@@ -8,6 +8,7 @@ from ..cards import CardError, parse_card
 from ..errors import MalformedInput, Problem, pointer
 from ..scoresheet import SettledSheet, SheetEntry, settle_sheet
 from ..variant import Variant
+from .clauses import cited_wire
 from .game import game_player_wire, read_stakes
 from .verdicts import event_wire
 
@@ -50,7 +51,7 @@ def sheet_wire(variant: Variant, sheet: SettledSheet) -> dict[str, Any]:
         "events": [event_wire(e) for e in sheet.events],
         "inconsistency": None if found is None else {"hand": found.hand, "pointer": found.pointer,
                                                      "message": found.message,
-                                                     **variant.citation(found.clause).to_dict()},
+                                                     **cited_wire(variant.citation(found.clause))},
     }
 
 

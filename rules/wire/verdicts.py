@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from ..clauses import citation
 from ..events import Event
 from ..engine import Penalised, Verdict, Violation
 from ..settlement import Amount, OpenSettlement
+from .clauses import cited_wire, registry_citation_wire
 from .state import hand_result_wire, state_wire
 
 
@@ -41,9 +41,9 @@ def violation_wire(violation: Violation) -> dict[str, Any]:
     registry's own with no ruling), and what applies of its step, readings, needs and penalty."""
     out: dict[str, Any] = {"message": violation.message}
     if violation.cited is not None:
-        out.update(violation.cited.to_dict())
+        out.update(cited_wire(violation.cited))
     else:  # a violation no variant has cited yet: the registry's own citation, no ruling
-        out.update(clause=violation.clause, **citation(violation.clause), rulings=[])
+        out.update(registry_citation_wire(violation.clause))
     if violation.step is not None:
         out["step"] = violation.step
     if violation.ambiguous:

@@ -12,7 +12,7 @@ import pytest
 from kalooki_referee.api import create_app
 from kalooki_referee.api.cards import CACHE_CONTROL
 from kalooki_referee.rules.cards import pack
-from kalooki_referee.rules.variant import all_variants
+from kalooki_referee.rules.wire.variant import all_variants
 
 SVG = "{http://www.w3.org/2000/svg}"
 STATIC = Path(__file__).resolve().parents[2] / "api" / "static"

@@ -22,7 +22,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from kalooki_referee.api import create_app
 from tests.support.helpers import free_port, served_by
 from kalooki_referee.api.warmup import warm
-from kalooki_referee.rules.variant import _load_variant
+from kalooki_referee.rules.wire.variant import _load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_TURN = (ROOT / "examples" / "first-turn.json").read_bytes()

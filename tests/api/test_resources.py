@@ -64,8 +64,8 @@ def test_every_clause_and_source_a_verdict_cites_resolves(client):
 def test_sources_list_every_document_with_title_address_and_cited_sections(client):
     answer = client.get("/v1/sources").get_json()
     by_id = {s["id"]: s for s in answer["sources"]}
-    cited = {(s["document"], s["section"]) for c in registry().values() for s in c["sources"]}
-    cited |= {tuple(text.split(": ", 1)) for v in all_variants() for d in v.decisions for text in d["sources"]}
+    cited = {(s.document, s.section) for c in registry().values() for s in c.sources}
+    cited |= {tuple(text.split(": ", 1)) for v in all_variants() for d in v.decisions for text in d.sources}
     assert {doc for doc, _ in cited} <= set(by_id)
     for doc, section in cited:
         assert section in by_id[doc]["sections"], (doc, section)
@@ -94,10 +94,10 @@ def test_clauses_serve_the_registry_with_their_links(client):
     by_id = {c["id"]: c for c in answer}
     for cid, clause in by_id.items():
         entry = registry()[cid]
-        assert clause["statement"] == entry["statement"] and clause["kind"] == entry["kind"]
+        assert clause["statement"] == entry.statement and clause["kind"] == entry.kind
         assert [(s["document"], s["section"]) for s in clause["sources"]] == \
-            [(s["document"], s["section"]) for s in entry["sources"]]
-        for pointer in entry.get("parameters") or ():
+            [(s.document, s.section) for s in entry.sources]
+        for pointer in entry.parameters:
             assert pointer in clause["parameters"], cid
     two_per_end = by_id["build.run_max_two_per_end_per_turn"]
     assert "dec.two_per_end_counting" in two_per_end["rulings"]
@@ -113,11 +113,11 @@ def test_variant_rulings_are_its_decisions_with_sources_resolved(client):
     for variant in all_variants():
         answer = client.get(f"/v1/variants/{variant.id}/rulings").get_json()
         assert answer["variant"] == variant.id
-        assert [r["id"] for r in answer["rulings"]] == [d["id"] for d in variant.decisions]
+        assert [r["id"] for r in answer["rulings"]] == [d.id for d in variant.decisions]
         for served, decision in zip(answer["rulings"], variant.decisions):
-            assert served["ruling"] == decision["ruling"] and served["switch"] == decision.get("switch")
-            assert served["clauses"] == list(decision["clauses"])
-            assert [f"{s['document']}: {s['section']}" for s in served["sources"]] == list(decision["sources"])
+            assert served["ruling"] == decision.ruling and served["switch"] == decision.switch
+            assert served["clauses"] == list(decision.clauses)
+            assert [f"{s['document']}: {s['section']}" for s in served["sources"]] == list(decision.sources)
             assert all(s["title"] for s in served["sources"])
 
 

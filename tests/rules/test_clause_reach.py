@@ -14,11 +14,13 @@ import typing
 from functools import lru_cache
 from pathlib import Path
 
+import yaml
+
 from kalooki_referee.rules import clause_ids
 from tools import clause_tools
-from kalooki_referee.rules.clauses import registry
+from kalooki_referee.rules.clauses import REFEREE_PATH, REGISTRY_PATH, registry
 from kalooki_referee.rules.params import Rules
-from kalooki_referee.rules.variant import all_variants
+from kalooki_referee.rules.wire.variant import all_variants
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -99,7 +101,7 @@ def _pointer_problem(pointer: str) -> str | None:
 
 def test_every_parameters_entry_resolves():
     """A clause's ``parameters`` (the pointers GET /v1/clauses serves) are parameters the code reads."""
-    bad = {cid: [p for p in map(_pointer_problem, c.get("parameters") or ()) if p] for cid, c in registry().items()}
+    bad = {cid: [p for p in map(_pointer_problem, c.parameters) if p] for cid, c in registry().items()}
     bad = {cid: p for cid, p in bad.items() if p}
     assert not bad, bad
 
@@ -107,7 +109,9 @@ def test_every_parameters_entry_resolves():
 def test_no_clause_points_at_code_by_name():
     """No registry entry names the code that decides it (``enforced_by``, dotted names that go stale):
     the code names the clause instead, by its constant."""
-    assert not [cid for cid, c in registry().items() if "enforced_by" in c or "functions" in c]
+    written = [c for path in (REGISTRY_PATH, REFEREE_PATH) for c in yaml.safe_load(path.read_text(encoding="utf-8"))["clauses"]]
+    assert len(written) == len(registry())
+    assert not [c["id"] for c in written if "enforced_by" in c or "functions" in c]
 
 
 @lru_cache(maxsize=1)
@@ -158,15 +162,15 @@ def test_a_clause_fixing_a_parameter_holds_under_every_variants_own_parameters()
     its ``otherwise`` only under a house rule: under every variant's own parameters no verdict cites
     an ``otherwise`` clause."""
     reg = registry()
-    fixing = {cid: c["parameter"] for cid, c in reg.items() if "parameter" in c}
+    fixing = {cid: c.parameter for cid, c in reg.items() if c.parameter is not None}
     assert fixing
     for cid, p in fixing.items():
-        assert _pointer_problem(p["pointer"]) is None, cid
-        assert p["otherwise"] in reg, cid
-    otherwise = {p["otherwise"] for p in fixing.values()}
+        assert _pointer_problem(p.pointer) is None, cid
+        assert p.otherwise in reg, cid
+    otherwise = {p.otherwise for p in fixing.values()}
     for v in all_variants():
         for cid in v.clauses:
             if cid in fixing:
-                assert v.parameter(fixing[cid]["pointer"]) == fixing[cid]["value"], (v.id, cid)
+                assert v.parameter(fixing[cid].pointer) == fixing[cid].value, (v.id, cid)
         cited = {v.cite(c) for c in named_in_code()}
         assert not cited & otherwise, (v.id, cited & otherwise)

@@ -11,6 +11,7 @@ from kalooki_referee.rules.cards import CardError, pack_order, parse_card
 from kalooki_referee.rules.melds import Failure, meld_value, read_meld, tokens_of
 from kalooki_referee.rules.shuffle import shuffled
 from kalooki_referee.rules.wire.state import state_wire
+from kalooki_referee.rules.wire.variant import with_house_rules
 
 from tests.support.helpers import FOUR, make_state, play
 
@@ -59,7 +60,7 @@ def test_meld_failures_cite_their_clause(cards, clause, ambiguous):
 
 
 def test_ace_low_house_rule_is_a_parameter():
-    low = BRITISH.with_rules({"melds": {"run": {"ace": "high_or_low"}}})
+    low = with_house_rules(BRITISH, {"melds": {"run": {"ace": "high_or_low"}}})
     meld = read_meld(tokens_of(["3D", "2D", "AD"]), low)
     assert meld.codes == ["AD", "2D", "3D"]
     assert meld_value(meld, low) == 1 + 2 + 3

@@ -13,8 +13,9 @@ import pytest
 import yaml
 
 from kalooki_referee.rules.errors import InvalidRules
-from kalooki_referee.rules.params import RULES_SCHEMA, Rules, declared
-from kalooki_referee.rules.variant import VARIANT_DIR, all_variants, load_variant, variant_schema
+from kalooki_referee.rules.params import Rules, declared
+from kalooki_referee.rules.wire.params import RULES_SCHEMA
+from kalooki_referee.rules.wire.variant import VARIANT_DIR, all_variants, load_variant, variant_schema, variant_wire
 from tools import params as tool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -51,7 +52,7 @@ def test_every_variant_file_meets_the_variant_schema_with_its_parameters_typed()
         assert not errors, (path.name, errors)
     full = jsonschema.Draft202012Validator(variant_schema()["$defs"]["parameters"])
     for v in all_variants():  # the loaded (merged) parameters are complete
-        assert not list(full.iter_errors(json.loads(json.dumps(v.to_dict()["parameters"])))), v.id
+        assert not list(full.iter_errors(json.loads(json.dumps(variant_wire(v)["parameters"])))), v.id
 
 
 def _house_rules_of_the_vectors() -> list[tuple[str, dict]]:

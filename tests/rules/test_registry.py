@@ -11,8 +11,8 @@ import yaml
 from kalooki_referee.rules import clause_ids
 from kalooki_referee.rules.clauses import documents, registry
 from kalooki_referee.rules.errors import InvalidRules
-from kalooki_referee.rules import variant
-from kalooki_referee.rules.variant import all_variants, load_variant
+from kalooki_referee.rules.wire import variant
+from kalooki_referee.rules.wire.variant import all_variants, load_variant
 
 ROOT = Path(__file__).resolve().parents[2]
 CATALOGUE = ROOT.parent / "shared" / "rules-catalogue.yaml"
@@ -22,13 +22,13 @@ VARIANTS = ROOT / "rules" / "variants"
 def test_every_clause_has_statement_kind_and_source():
     docs = set(documents())
     for cid, c in registry().items():
-        assert c["statement"].strip(), cid
-        assert c["kind"] in ("action", "outcome"), cid
-        assert c.get("level") in ("hand", "game"), cid
-        assert c["sources"], cid
-        for s in c["sources"]:
-            assert s["document"] in docs, (cid, s)
-            assert s["section"].strip(), cid
+        assert c.statement.strip(), cid
+        assert c.kind in ("action", "outcome"), cid
+        assert c.level in ("hand", "game"), cid
+        assert c.sources, cid
+        for s in c.sources:
+            assert s.document in docs, (cid, s)
+            assert s.section.strip(), cid
 
 
 def test_variant_files_cite_only_registered_clauses():
@@ -65,7 +65,7 @@ def test_registry_holds_every_catalogue_id_of_built_variants():
     assert wanted <= set(registry()), sorted(wanted - set(registry()))
     for c in catalogue["clauses"]:
         if c["id"] in registry():
-            assert registry()[c["id"]]["kind"] == c["kind"], c["id"]
+            assert registry()[c["id"]].kind == c["kind"], c["id"]
 
 
 @pytest.mark.skipif(not CATALOGUE.exists(), reason="the shared catalogue is not beside this checkout")

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from kalooki_referee.rules import InvalidRules, all_variants, load_variant
-from kalooki_referee.rules.variant import VARIANT_DIR
+from kalooki_referee.rules.wire.variant import VARIANT_DIR
 from kalooki_referee.vectors.suite import load_vectors
 
 def _vector(vector_id: str):
@@ -34,8 +34,8 @@ def test_a_ruling_follows_the_clause_the_variant_cites():
     clause_map) and the referee's statement a house rule's number brings in (``otherwise``)."""
     for variant in all_variants():
         for decision in variant.decisions:
-            for named in decision["clauses"]:
-                assert decision["id"] in variant.rulings(variant.cite(named)), (variant.id, decision["id"], named)
+            for named in decision.clauses:
+                assert decision.id in variant.rulings(variant.cite(named)), (variant.id, decision.id, named)
     uk = load_variant("kalooki_co_uk")
     mapped = uk.cite("joker_reuse.released_joker_used_at_once")
     assert mapped != "joker_reuse.released_joker_used_at_once"
@@ -48,7 +48,7 @@ def test_a_ruling_follows_the_clause_the_variant_cites():
 
 def test_a_clause_no_ruling_touches_cites_none():
     british = load_variant("british")
-    touched = {c for d in british.decisions for named in d["clauses"] for c in (named, british.cite(named))}
+    touched = {c for d in british.decisions for named in d.clauses for c in (named, british.cite(named))}
     untouched = [c for c in british.clauses if c not in touched]
     assert untouched
     assert all(british.citation(c).rulings == () for c in untouched)
@@ -115,7 +115,7 @@ def test_the_rulings_file_names_only_variants_that_exist(tmp_path):
 
 def test_a_house_variation_inherits_its_parents_rulings_and_adds_its_own():
     british, blackpool = load_variant("british"), load_variant("british_blackpool")
-    own = [d["id"] for d in blackpool.decisions if d["id"] not in {b["id"] for b in british.decisions}]
+    own = [d.id for d in blackpool.decisions if d.id not in {b.id for b in british.decisions}]
     assert own and all(i.startswith("dec.blackpool") for i in own)
-    assert [d["id"] for d in british.decisions] == [d["id"] for d in blackpool.decisions][:len(british.decisions)]
+    assert [d.id for d in british.decisions] == [d.id for d in blackpool.decisions][:len(british.decisions)]
 

@@ -9,7 +9,7 @@ import pytest
 
 from kalooki_referee.rules.errors import ImpossibleState, MalformedInput
 from kalooki_referee.rules.tournament import Tournament, adjudicate_tournament, check_tournament, tournament_rules
-from kalooki_referee.rules.variant import load_variant
+from kalooki_referee.rules.wire.variant import load_variant
 from kalooki_referee.rules.wire.tournament import read_tournament, read_tournament_event, tournament_wire
 
 BLACKPOOL = load_variant("british_blackpool")

@@ -7,7 +7,7 @@ import pytest
 from kalooki_referee.rules import action_from_dict, adjudicate
 from kalooki_referee.rules.clause_ids import REFEREE_CARDS_HELD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE
 from kalooki_referee.rules.engine import MAX_VIOLATIONS
-from kalooki_referee.rules.variant import variant_ids
+from kalooki_referee.rules.wire.variant import variant_ids
 
 from tests.support.random_play import positions
 

@@ -13,7 +13,7 @@ from xml.etree import ElementTree as ET
 import pytest
 
 from kalooki_referee.api import create_app
-import kalooki_referee.rules.variant as variant_module
+import kalooki_referee.rules.wire.variant as variant_module
 from kalooki_referee.vectors import runner
 from kalooki_referee.vectors.suite import load_vectors
 from tests.support.helpers import serving

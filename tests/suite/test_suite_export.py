@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from kalooki_referee import __version__
-from kalooki_referee.rules.variant import load_variant
+from kalooki_referee.rules.wire.variant import load_variant
 from kalooki_referee.vectors import lint, runner
 from kalooki_referee.vectors.export import export, verify
 from kalooki_referee.vectors.suite import ROOT, Selection, load_vectors
@@ -51,8 +51,8 @@ def test_every_exported_file_opens_with_its_header(exported):
         used = {v["decision"] for v in doc["vectors"] if v.get("decision")}
         assert set(doc["decisions"]) == used
         for did, note in doc["decisions"].items():  # the variant file's own words on the ruling
-            stated = next(d for d in load_variant(doc["variant"]).decisions if d["id"] == did)
-            assert (note["ruling"], note["reason"], note["switch"]) == (stated["ruling"], stated["reason"], stated.get("switch"))
+            stated = next(d for d in load_variant(doc["variant"]).decisions if d.id == did)
+            assert (note["ruling"], note["reason"], note["switch"]) == (stated.ruling, stated.reason, stated.switch)
             assert note["vectors"] == sum(v.get("decision") == did for v in doc["vectors"])
         seen += doc["vectors"]
     assert [v["id"] for v in seen] == [v.id for v in VECTORS]
