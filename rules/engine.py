@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 from . import search
 from .actions import (Action, Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, Pass, Penalty,
@@ -344,7 +344,6 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
     free = None
     for c in cards:
         if c not in rest:
-            waived = _as_if_held(state, hand, cards)
             if UNSEEN in rest:
                 free = unaccounted(state, variant) if free is None else free
                 if free[c] > 0:
@@ -353,8 +352,8 @@ def _take(variant: Variant, state: State, hand: Sequence[Card], cards: Sequence[
                     continue
                 raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what}), and none of its unseen "
                                                   f"cards can be it: every {c.code} of the pack is listed elsewhere",
-                              waived=waived)
-            raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what})", waived=waived)
+                              waived=_as_if_held(state, hand, cards))
+            raise Illegal(REFEREE_CARDS_HELD, f"{c.code} is not in the hand ({what})", waived=_as_if_held(state, hand, cards))
         rest.remove(c)
     return tuple(rest)
 
@@ -371,16 +370,12 @@ def _check_hand_left(variant: Variant, state: State, hand: Sequence[Card]) -> No
         raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
                       "a player must keep one card to discard: going out ends with a discard",
                       charge=Charge(state.to_act, "missing_discard"))
-    if not variant.rules.discarding.joker and all(c.is_joker or c is UNSEEN for c in hand):
-        hidden = hand.count(UNSEEN)
-        if not hidden:
-            raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
-                          "the card kept to discard cannot be a joker: a joker is never discarded")
-        if unaccounted(state, variant)[JOKER] >= hidden:  # else some unseen card is a natural, kept to discard
-            raise Undetermined(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
-                               f"whether {state.to_act} keeps a card other than a joker to discard depends on the "
-                               f"{hidden} cards of their hand nobody listed (a joker is never discarded)",
-                               _hidden_of(state, state.to_act))
+    if not variant.rules.discarding.joker and _nothing_but_jokers(
+            variant, state, hand, lambda n: f"whether {state.to_act} keeps a card other than a joker to discard "
+                                            f"depends on the {n} cards of their hand nobody listed (a joker is never "
+                                            f"discarded)"):
+        raise Illegal(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
+                      "the card kept to discard cannot be a joker: a joker is never discarded")
     if len(hand) < 2 and state.current.barred:
         raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                       "a player who did not announce their last cards may not go out on this turn")
@@ -707,16 +702,20 @@ def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
 
 
 def _only_jokers(variant: Variant, state: State) -> bool:
-    """Whether the player to act holds nothing but jokers; Undetermined while unseen cards of the hand
-    could all be jokers, some seen card being a joker or none being seen."""
-    hand = state.current.hand
+    """Whether the player to act holds nothing but jokers (``_nothing_but_jokers`` of their hand)."""
+    return _nothing_but_jokers(variant, state, state.current.hand, lambda n: f"whether {state.to_act} holds nothing "
+                               f"but jokers depends on the {n} cards of their hand nobody listed")
+
+
+def _nothing_but_jokers(variant: Variant, state: State, hand: Sequence[Card], undecided: Callable[[int], str]) -> bool:
+    """Whether ``hand`` (of the player to act) holds nothing but jokers; Undetermined, saying
+    ``undecided(count of unseen cards)``, while its unseen cards could all be jokers.  Where some of
+    them cannot (the pack's jokers are listed elsewhere), one is a natural and the answer is no."""
     if not hand or any(not c.is_joker and c is not UNSEEN for c in hand):
         return False
     hidden = hand.count(UNSEEN)
     if hidden and unaccounted(state, variant)[JOKER] >= hidden:
-        raise Undetermined(DISCARD_JAMAICAN_JOKER_FORBIDDEN,
-                           f"whether {state.to_act} holds nothing but jokers depends on the {hidden} cards of "
-                           f"their hand nobody listed", _hidden_of(state, state.to_act))
+        raise Undetermined(DISCARD_JAMAICAN_JOKER_FORBIDDEN, undecided(hidden), _hidden_of(state, state.to_act))
     return not hidden
 
 
