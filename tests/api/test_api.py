@@ -496,50 +496,6 @@ def test_meld_check_too_many_joker_declarations_points_at_them(client):
     assert pointers(problem(response, 422)) == ["/declarations/jokers"]
 
 
-def _full_validator_accepts(component, body):
-    from kalooki_referee.api import openapi
-    return not list(openapi._validator(component).iter_errors(body))
-
-
-@pytest.mark.slow  # it walks every vector's request again, through both validators
-def test_the_fast_validator_agrees_with_the_full_one_on_every_vector_request():
-    from kalooki_referee.api import openapi
-    from kalooki_referee.vectors.suite import load_vectors
-    # each endpoint's request component, as openapi.yaml names it (every endpoint the vectors use)
-    paths = openapi.openapi_document()["paths"]
-    components = {path.removeprefix("/v1/"): op["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
-                  .rsplit("/", 1)[1] for path, op in paths.items() if "post" in op}
-    seen = set()
-    for v in load_vectors():
-        body = v.data["request"]
-        component = components[v.endpoint]
-        # inherited vectors repeat their parent's request under another variant id: check each once
-        key = (component, json.dumps({k: x for k, x in body.items() if k != "variant"}, sort_keys=True))
-        if key in seen:
-            continue
-        seen.add(key)
-        assert openapi.is_valid(component, body) == _full_validator_accepts(component, body), v.id
-        broken = {**body, "unexpected": True}
-        assert not openapi.is_valid(component, broken) and not _full_validator_accepts(component, broken)
-
-
-def test_the_fast_validator_never_accepts_what_the_full_one_refuses():
-    from kalooki_referee.api import openapi
-    body = json.loads((Path(__file__).resolve().parents[2] / "examples" / "first-turn.json").read_text())
-    variants = [
-        {**body, "action": {"type": "draw", "source": "stock", "count": 2.0}},
-        {**body, "action": {"type": "draw", "source": "pile"}},
-        {**body, "state": {**body["state"], "reshuffles": 1.5}},
-        {**body, "state": {**body["state"], "reshuffles": 1.0}},
-        {**body, "state": {**body["state"], "discard": ["9S", "1S"]}},
-        {**body, "rules": {"opening": {"minimum": "40"}}},
-        {**body, "action": {"type": "turn", "actions": [{"type": "turn", "actions": []}]}},
-    ]
-    for b in variants:
-        if openapi.is_valid("AdjudicateRequest", b):
-            assert _full_validator_accepts("AdjudicateRequest", b), b
-
-
 # -- the cyclic collector is paused while a listing or a replay is made ------------------------
 
 def test_the_collector_is_paused_while_a_listing_is_made_and_resumed_after_it(client, monkeypatch):
