@@ -69,10 +69,9 @@ def post_worker_init(worker: Any) -> None:
     """The worker has loaded the app (variants, validators and the clause registry, filled by
     create_app): keep those long-lived objects out of every garbage collection, and collect the
     young generation less often, since a request makes many short-lived objects and keeps none."""
-    import gc
+    from kalooki_referee.api.ops import settle_collector
 
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 20)
+    settle_collector()
 
 
 # Prometheus metrics across workers: each worker writes its figures to files in one directory and

@@ -250,6 +250,20 @@ class _Recorder:
         return response
 
 
+# The collector's settings of a serving worker (api/gunicorn_conf.py's post_worker_init), once the
+# app is loaded: the young generation is collected every 50,000 new objects, not 700 (a request
+# makes thousands of short-lived objects and keeps none), and the long-lived ones (variants,
+# validators, the clause registry) are moved out of every collection.
+YOUNG_THRESHOLD = 50_000
+
+
+def settle_collector() -> None:
+    """Set the cyclic collector as a serving worker runs it, after the app is loaded (gunicorn's
+    post_worker_init; the in-process benchmarks, to measure the referee as it is served)."""
+    gc.freeze()
+    gc.set_threshold(YOUNG_THRESHOLD, 20, 20)
+
+
 def collector_paused(view: View) -> View:
     """``view`` answered with the cyclic garbage collector paused, for the routes that make thousands
     of objects a request (a listing, a replay) and keep none: reference counting frees them as they

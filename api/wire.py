@@ -160,8 +160,9 @@ def repeated_names(raw: bytes, body: object) -> list[str]:
     them is bounded whatever the body."""
     try:
         # (with no escape \u in ``raw``, no string holds an escaped colon, nor the text of one, which
-        # only a backslash could begin and a backslash is itself escaped: the colons alone are counted)
-        if (raw.count(b":") == orjson.dumps(body).count(b":") if b"\\u" not in raw
+        # only a backslash could begin and a backslash is itself escaped: the colons alone are counted;
+        # a look for one byte, the backslash, is several times cheaper than one for two)
+        if (raw.count(b":") == orjson.dumps(body).count(b":") if b"\\" not in raw or b"\\u" not in raw
                 else _colons(raw) == _colons(orjson.dumps(body))):
             return []
     except orjson.JSONEncodeError:  # nested deeper than orjson writes: read again below

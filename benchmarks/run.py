@@ -80,6 +80,27 @@ def alternating(cases: dict[str, Callable[[], object]], n: int, rounds: int, war
     return out
 
 
+def interleaved(cases: dict[str, Callable[[], object]], n: int, rounds: int, warm: int = 50) -> dict[str, list[list[float]]]:
+    """As ``alternating``, but the cases take turns call by call (each of the ``n`` steps of a round
+    calls every case once, in turn), so that a drift of the machine's speed, which on a shared
+    machine comes and goes within a second, weighs on every case of a round alike."""
+    for fn in cases.values():
+        for _ in range(warm):
+            fn()
+    out: dict[str, list[list[float]]] = {name: [] for name in cases}
+    clock = time.perf_counter_ns
+    for _ in range(rounds):
+        samples: dict[str, list[float]] = {name: [] for name in cases}
+        for _ in range(n):
+            for name, fn in cases.items():
+                t0 = clock()
+                fn()
+                samples[name].append((clock() - t0) / 1000)
+        for name in cases:
+            out[name].append(samples[name])
+    return out
+
+
 def medians(rounds: list[list[float]]) -> list[float]:
     return [statistics.median(r) for r in rounds]
 
@@ -212,23 +233,26 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
     no HTTP, no server."""
     from kalooki_referee.api import create_app
     from benchmarks.wsgi import ECHO_PATH, FLOOR_PATH, add_echo
+    from kalooki_referee.api.ops import settle_collector
 
     # the echo is registered on this instance only, for the benchmark; the request log is written
     # (every line formatted and written, as when serving) to /dev/null rather than to the terminal
     app = add_echo(create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}))
     client = app.test_client()
+    settle_collector()  # (the collector as a serving worker sets it: these figures and all that follow)
 
     # 1. the referee's own work: what a request costs beyond the echo's, counted in body parses
     _same_answer(client, FLOOR_PATH)
-    cases = alternating({"adjudicate": _poster(client, "/v1/adjudicate", BODY),
+    cases = interleaved({"adjudicate": _poster(client, "/v1/adjudicate", BODY),
                          "echo": _poster(client, ECHO_PATH, BODY),
                          "floor": _poster(client, FLOOR_PATH, BODY),
                          "parse": lambda: orjson.loads(BODY)}, n, rounds)
     adj, echo, floor, parse = (medians(cases[k]) for k in ("adjudicate", "echo", "floor", "parse"))
     own = [(a - e) / p for a, e, p in zip(adj, echo, parse)]
     least = [(f - e) / p for f, e, p in zip(floor, echo, parse)]
-    print(f"Requests through the Flask test client, in process (the app's WSGI stack, no HTTP; "
-          f"{rounds} alternating rounds of {n} calls each, after a warm-up; medians)")
+    print(f"Requests through the Flask test client, in process (the app's WSGI stack, no HTTP; the collector "
+          f"set as a serving worker sets it, api.ops.settle_collector; {rounds} rounds of {n} steps, each step "
+          f"calling every case once, in turn, after a warm-up; medians)")
     line("POST /v1/adjudicate, README's first-turn request", f"{statistics.median(adj):8.1f} us", "-")
     line(f"POST {ECHO_PATH} (orjson in and out), same app", f"{statistics.median(echo):8.1f} us", "-")
     line(f"orjson.loads of that body ({len(BODY)} bytes)", f"{statistics.median(parse):8.2f} us", "-")
