@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kalooki_referee.api import openapi
+from kalooki_referee.api.openapi import MAX_PROBLEMS
 from kalooki_referee.api.wire import decode
 from kalooki_referee.rules.errors import MalformedInput
 from kalooki_referee.vectors.suite import load_vectors
@@ -81,9 +82,11 @@ def judge(path: str, raw: bytes) -> None:
         for p in problems:
             if not p.pointer.endswith("..."):  # (a name too long to repeat whole is cut, and says so)
                 assert _resolves(body, p.pointer), f"{path}: {p.pointer!r} points nowhere in the body"
-        if not any("no " in p.detail and ("may hold more" in p.detail or "is longer" in p.detail) for p in problems):
-            # (every broken place is under a problem's pointer, unless the body was refused for a size
-            # no request reaches, which is named before anything else is looked at)
+        if len(problems) < MAX_PROBLEMS and not any("no " in p.detail and ("may hold more" in p.detail
+                                                                        or "is longer" in p.detail) for p in problems):
+            # (every broken place is under a problem's pointer, unless the answer lists as many problems
+            # as it ever lists, or the body was refused for a size no request reaches, which is named
+            # before anything else is looked at)
             pointers = [p.pointer for p in problems]
             for where in _locations(component, body):
                 assert any(pt == where or pt.startswith(where + "/") or where.startswith(pt + "/") or pt == ""
@@ -163,7 +166,7 @@ def test_the_decoder_and_the_contract_agree_on_generated_bodies(path, mode):
 @pytest.mark.parametrize("mode", [schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
                          ids=["valid", "breaking"])
 def test_the_decoder_and_the_contract_agree_on_many_generated_bodies(path, mode):
-    _generated(mode, 150)(path)
+    _generated(mode, 80)(path)
 
 
 # -- the places where a compiled validator and the reference one could part ------------------------
