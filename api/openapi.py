@@ -185,6 +185,7 @@ def validate(component: str, body: Any, checked: bool = False) -> None:
                                 "the problems listed here") for where, length, kept in cut
                  if any(p.pointer == where or p.pointer.startswith(where + "/") for p in unique)]
         unique = notes[:10] + unique
+        unique += _cut_over_their_size(component, cut, unique)
     else:  # what the fast validator refused lies past the items checked
         unique = [Problem(where, f"a list of {length} items, of which the first {kept} were checked: "
                                  "the body breaks the schema in one of its long lists (longer than the schema "
@@ -293,6 +294,55 @@ def _long_string(where: str, value: str, longest: int) -> Problem:
 CHECKED_ITEMS = 64   # beyond every list size that is checked item by item in a small request
 CHECKED_OBJECTS = 8   # objects and lists inside lists checked in all beyond each list's first, over the whole
                       # body: the Python validator spends a few milliseconds on each (a step tries every action)
+
+
+def _cut_over_their_size(component: str, cut: list[tuple[str, int, int]], found: list[Problem]) -> list[Problem]:
+    """A problem for each list that was cut short for the full validator and is longer than its
+    place allows (a size the cut copy no longer shows), unless already named."""
+    named = {p.pointer for p in found}
+    out = []
+    for where, length, _ in cut:
+        most = most_items(component, [_unescape(part) for part in where.split("/")[1:]])
+        if most is not None and length > most and where not in named:
+            out.append(Problem(where, f"a list of {length} items: this list holds at most {most}"))
+    return out
+
+
+def _unescape(part: str) -> str:
+    return part.replace("~1", "/").replace("~0", "~")
+
+
+def most_items(component: str, path: list[str]) -> int | None:
+    """The most items the list at ``path`` (its steps, member names and item indices as text) in a
+    ``component`` body may hold: its ``maxItems``, the largest over the schemas the place may answer
+    to (the branches of a ``oneOf``); None where one of them sets no bound."""
+    schemas = openapi_document()["components"]["schemas"]
+    bounds: list[int | None] = []
+    stack: list[tuple[Any, int]] = [({"$ref": f"#/components/schemas/{component}"}, 0)]
+    seen: set[tuple[int, int]] = set()  # (a schema, a depth) walked once: references may loop
+    while stack:
+        node, depth = stack.pop()
+        if not isinstance(node, dict) or (id(node), depth) in seen:
+            continue
+        seen.add((id(node), depth))
+        if "$ref" in node:
+            stack.append((schemas.get(str(node["$ref"]).rsplit("/", 1)[-1]), depth))
+            continue
+        stack.extend((branch, depth) for key in ("oneOf", "anyOf", "allOf") for branch in node.get(key, ()))
+        if depth == len(path):
+            if node.get("type") == "array" or "maxItems" in node:
+                bounds.append(node.get("maxItems"))
+            continue
+        step = path[depth]
+        if isinstance(node.get("properties"), dict) and step in node["properties"]:
+            stack.append((node["properties"][step], depth + 1))
+        elif isinstance(node.get("additionalProperties"), dict):
+            stack.append((node["additionalProperties"], depth + 1))
+        if isinstance(node.get("items"), dict) and step.isdigit():
+            stack.append((node["items"], depth + 1))
+    if not bounds or None in bounds:
+        return None
+    return max(b for b in bounds if b is not None)
 
 
 def _cut_lists(value: Any, at: str = "", budget: list[int] | None = None) -> tuple[Any, list[tuple[str, int, int]]]:
