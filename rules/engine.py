@@ -166,25 +166,26 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
     """Decide ``action`` in ``state`` under ``variant``.  A ``turn`` is all-or-nothing: the first
     illegal step is reported (with its index) and the state is returned unchanged."""
     events: list[ev.Event] = []
-    steps = action.actions if isinstance(action, TurnAction) else (action,)
+    is_turn = isinstance(action, TurnAction)
+    steps, who = (action.actions, action.player) if isinstance(action, TurnAction) else ((action,), None)
     current = state
     for i, step in enumerate(steps):
-        if isinstance(action, TurnAction) and action.player is not None and step.player is None:
-            step = replace(step, player=action.player)
-        at = f"/actions/{i}" if isinstance(action, TurnAction) else ""
+        if who is not None and step.player is None:
+            step = replace(step, player=who)
+        at = f"/actions/{i}" if is_turn else ""
         try:
             current = _apply(variant, current, step, events, at)
         except Illegal as exc:
             broken, open_rule = _broken(variant, step, exc, at)
             found = tuple(v.cited_by(variant) for v in broken)
             opened = tuple(u.cited_by(variant) for u in open_rule)
-            if isinstance(action, TurnAction):
+            if is_turn:
                 found = tuple(replace(v, step=i) for v in found)
                 opened = tuple(replace(u, step=i) for u in opened)
             return Verdict(False, found, state, (), opened)
         except Undetermined as exc:
             u = exc.violation.cited_by(variant)
-            if isinstance(action, TurnAction):
+            if is_turn:
                 u = replace(u, step=i)
             return Verdict(None, (), state, (), (u,))
     if current.phase == Phase.ENDED and current.result is None and state.phase != Phase.ENDED:
@@ -247,6 +248,10 @@ def _actor(state: State, action: Action, at: str) -> str:
 
 def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event], at: str) -> State:
     actor = _gate(variant, state, action, at)
+    if isinstance(action, Draw):  # a turn's draw and discard first: the commonest actions
+        return _draw(variant, state, action, events, at)
+    if isinstance(action, Discard):
+        return _discard(variant, state, action, events)
     if isinstance(action, Announce):
         return _announce(variant, state, action, actor, events)
     if isinstance(action, Pass):
@@ -259,16 +264,12 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
         return _penalty(variant, state, action, actor, events)
     if isinstance(action, Challenge):
         return _challenge(variant, state, action, actor, events, at)
-    if isinstance(action, Draw):
-        return _draw(variant, state, action, events, at)
     if isinstance(action, MeldAction):
         after = _meld(variant, state, action, events, at)
     elif isinstance(action, Build):
         after = _build(variant, state, action, events, at)
     elif isinstance(action, SwapJoker):
         after = _swap(variant, state, action, events, at)
-    elif isinstance(action, Discard):
-        return _discard(variant, state, action, events)
     else:
         raise MalformedInput(Problem(at + "/type", "a turn cannot contain a turn"))
     _owed_after(variant, state, after, action)
@@ -439,7 +440,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
                 card = action.card
         elif action.card is not None and action.card != card:
             raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
-        pile = {"stock": state.stock[1:]}
+        stock, discard = state.stock[1:], state.discard
     else:
         if not state.discard:
             raise Illegal(REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play else DRAW_ONLY_TOP_CARD,
@@ -448,30 +449,30 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         if action.card is not None and action.card != top:
             raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
-        must_open, must_use = _discard_owes(variant, state, top)
-        card, pile = top, {"discard": state.discard[1:]}
+        must_open, must_use = _discard_owes(variant, state, player, top)
+        card, stock, discard = top, state.stock, state.discard[1:]
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
+    source = Source.STOCK if action.source == "stock" else Source.DISCARD  # anything else is read as the discard pile
     return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
-                   turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
-                                must_use=must_use), stock_owed=False, **pile)
+                   turn=replace(FRESH_TURN, drawn=card, source=source, must_open=must_open,
+                                must_use=must_use), stock_owed=False, stock=stock, discard=discard)
 
 
-def _discard_owes(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
-    """Whether the player to act may take the top discard ``top`` now, and what it owes: the opening
-    in this turn (``must_open``), the card itself to be melded (``must_use``); Illegal if refused."""
-    player = state.current
+def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
+    """Whether the player to act (``player``) may take the top discard ``top`` now, and what it owes: the
+    opening in this turn (``must_open``), the card itself to be melded (``must_use``); Illegal if refused."""
     must_open, must_use = False, None
-    taken = variant.rules.draw.taken_discard
-    if player.opened and not variant.rules.draw.discard_after_opening:
+    rules = variant.rules.draw
+    if player.opened and not rules.discard_after_opening:
         raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
                       f"{player.id} has laid down and may no longer take the discard: draw from the stock")
     if state.dealer_option:
         pass  # the dealer's exchange: no obligation comes with it
-    elif not player.opened and variant.rules.draw.discard_before_opening == "free":
+    elif not player.opened and rules.discard_before_opening == "free":
         pass  # taken freely before laying down, with nothing owed
     elif not player.opened:
-        must_open, must_use = _opening_owed(variant, state, top)
-    elif taken != "keep":
+        must_open, must_use = _opening_owed(variant, state, player, top)
+    elif rules.taken_discard != "keep":
         if not _use_possible(variant, state, top):
             if UNSEEN in player.hand:
                 raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
@@ -484,16 +485,15 @@ def _discard_owes(variant: Variant, state: State, top: Card) -> tuple[bool, Card
     return must_open, must_use
 
 
-def _opening_owed(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
-    """A player who has not opened takes the discard ``top``: whether the opening is owed in this turn
-    (not for a free upcard or first round) and with that card; Illegal where no opening is possible."""
-    player = state.current
-    free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
-            or (state.first_round and variant.rules.draw.free_discard_first_round))
-    must_open = not free
-    in_opening = variant.rules.draw.discard_before_opening == "in_opening" or variant.rules.draw.taken_discard != "keep"
+def _opening_owed(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
+    """``player``, to act and not opened, takes the discard ``top``: whether the opening is owed in this
+    turn (not for a free upcard or first round) and with that card; Illegal where no opening is possible."""
+    rules = variant.rules.draw
+    if (state.first_play and rules.first_play_free_upcard) or (state.first_round and rules.free_discard_first_round):
+        return False, None  # a free upcard or first round: nothing owed
+    in_opening = rules.discard_before_opening == "in_opening" or rules.taken_discard != "keep"
     hand = seen(player.hand) + (top,)
-    if must_open and not _opening_possible(variant, hand, top if in_opening else None, state.melds):
+    if not _opening_possible(variant, hand, top if in_opening else None, state.melds):
         if UNSEEN in player.hand:
             raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                                f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
@@ -507,12 +507,7 @@ def _opening_owed(variant: Variant, state: State, top: Card) -> tuple[bool, Card
                       f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
                       "the discard may be taken before opening only to open in the same turn"
                       + (" with that card" if in_opening else ""))
-    return must_open, (top if must_open and in_opening else None)
-
-
-def _source(source: str) -> Source:
-    """The turn record's source of a draw (``_draw`` reads anything but the stock as the discard pile)."""
-    return Source.STOCK if source == "stock" else Source.DISCARD
+    return True, (top if in_opening else None)
 
 
 # -- calls out of turn (the contract game) -------------------------------------------------------
@@ -1069,7 +1064,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
 def _end_turn(variant: Variant, state: State, changes: dict[str, object], events: list[ev.Event]) -> State:
     """The end of the turn of the player to act, with ``changes`` (their hand, the discard pile...): an
     empty stock turned or the hand void, then the next player's draw."""
-    player = state.current
+    actor = state.to_act
     if not state.stock:
         state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
@@ -1086,8 +1081,8 @@ def _end_turn(variant: Variant, state: State, changes: dict[str, object], events
             return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
-    first_round = state.first_round and (state.dealer_option or player.id != state.dealer)
-    return replace(state, **changes, to_act=state.left_of(player.id), phase=Phase.DRAW, turn=FRESH_TURN,
+    first_round = state.first_round and (state.dealer_option or actor != state.dealer)
+    return replace(state, **changes, to_act=state.left_of(actor), phase=Phase.DRAW, turn=FRESH_TURN,
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
