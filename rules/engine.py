@@ -44,8 +44,8 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
-from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, free_meld_id, replace,
-                    unaccounted)
+from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, build, free_meld_id,
+                    replace, unaccounted)
 from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
@@ -195,7 +195,9 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
                                                              "on the cards of other hands nobody listed",
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
-    return Verdict(True, (), current, tuple(events))
+    # ``build``: a verdict without the frozen dataclass ``__init__`` (every legal verdict is made here)
+    return build(Verdict, legal=True, violations=(), state=current, events=tuple(events), undetermined=(),
+                 settlement=None)
 
 
 MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules
