@@ -44,8 +44,8 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
-from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, free_meld_id, replace,
-                    unaccounted)
+from .state import (FRESH_TURN, FROM_DISCARD, FROM_STOCK, PHASE_DRAW, PHASE_ENDED, PHASE_PLAY, Announcement,
+                    HandResult, Player, State, TableMeld, build, free_meld_id, replace, unaccounted)
 from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
@@ -166,35 +166,38 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
     """Decide ``action`` in ``state`` under ``variant``.  A ``turn`` is all-or-nothing: the first
     illegal step is reported (with its index) and the state is returned unchanged."""
     events: list[ev.Event] = []
-    steps = action.actions if isinstance(action, TurnAction) else (action,)
+    is_turn = isinstance(action, TurnAction)
+    steps, who = (action.actions, action.player) if isinstance(action, TurnAction) else ((action,), None)
     current = state
     for i, step in enumerate(steps):
-        if isinstance(action, TurnAction) and action.player is not None and step.player is None:
-            step = replace(step, player=action.player)
-        at = f"/actions/{i}" if isinstance(action, TurnAction) else ""
+        if who is not None and step.player is None:
+            step = replace(step, player=who)
+        at = f"/actions/{i}" if is_turn else ""
         try:
             current = _apply(variant, current, step, events, at)
         except Illegal as exc:
             broken, open_rule = _broken(variant, step, exc, at)
             found = tuple(v.cited_by(variant) for v in broken)
             opened = tuple(u.cited_by(variant) for u in open_rule)
-            if isinstance(action, TurnAction):
+            if is_turn:
                 found = tuple(replace(v, step=i) for v in found)
                 opened = tuple(replace(u, step=i) for u in opened)
             return Verdict(False, found, state, (), opened)
         except Undetermined as exc:
             u = exc.violation.cited_by(variant)
-            if isinstance(action, TurnAction):
+            if is_turn:
                 u = replace(u, step=i)
             return Verdict(None, (), state, (), (u,))
-    if current.phase == Phase.ENDED and current.result is None and state.phase != Phase.ENDED:
+    if current.phase == PHASE_ENDED and current.result is None and state.phase != PHASE_ENDED:
         won = next(e for e in reversed(events) if isinstance(e, (ev.CalledUp, ev.Kalookie)))
         settlement = open_settlement(variant, current, won.player, isinstance(won, ev.Kalookie))
         settled = Violation(settlement.open_rule(), "the hand is won, but some of what it settles depends "
                                                              "on the cards of other hands nobody listed",
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
-    return Verdict(True, (), current, tuple(events))
+    # ``build``: a verdict without the frozen dataclass ``__init__`` (every legal verdict is made here)
+    return build(Verdict, legal=True, violations=(), state=current, events=tuple(events), undetermined=(),
+                 settlement=None)
 
 
 MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules
@@ -247,6 +250,10 @@ def _actor(state: State, action: Action, at: str) -> str:
 
 def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event], at: str) -> State:
     actor = _gate(variant, state, action, at)
+    if isinstance(action, Draw):  # a turn's draw and discard first: the commonest actions
+        return _draw(variant, state, action, events, at)
+    if isinstance(action, Discard):
+        return _discard(variant, state, action, events)
     if isinstance(action, Announce):
         return _announce(variant, state, action, actor, events)
     if isinstance(action, Pass):
@@ -259,16 +266,12 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
         return _penalty(variant, state, action, actor, events)
     if isinstance(action, Challenge):
         return _challenge(variant, state, action, actor, events, at)
-    if isinstance(action, Draw):
-        return _draw(variant, state, action, events, at)
     if isinstance(action, MeldAction):
         after = _meld(variant, state, action, events, at)
     elif isinstance(action, Build):
         after = _build(variant, state, action, events, at)
     elif isinstance(action, SwapJoker):
         after = _swap(variant, state, action, events, at)
-    elif isinstance(action, Discard):
-        return _discard(variant, state, action, events)
     else:
         raise MalformedInput(Problem(at + "/type", "a turn cannot contain a turn"))
     _owed_after(variant, state, after, action)
@@ -277,7 +280,7 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
 
 def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
     """Whether ``action`` may come now at all; the player making it."""
-    if state.phase == Phase.ENDED:
+    if state.phase == PHASE_ENDED:
         raise Illegal(BUILD_NONE_AFTER_SOMEONE_GOES_OUT,
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     actor = _actor(state, action, at)
@@ -292,10 +295,10 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
                       f"the released joker must be placed in {_released_joker_goes(variant)} before anything else")
     if isinstance(action, (Pass, Draw, Allow)):
         return actor  # the draw phase's own actions (their handlers check the phase)
-    if state.phase != Phase.PLAY:
+    if state.phase != PHASE_PLAY:
         clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
         raise Illegal(clause, "a turn starts with drawing a card", charge=Charge(actor, "missing_pluck"),
-                      waived=replace(state, phase=Phase.PLAY))
+                      waived=replace(state, phase=PHASE_PLAY))
     must = turn.must_use
     if must is not None:
         if not isinstance(action, (MeldAction, Build)):
@@ -325,7 +328,7 @@ def _as_if_their_turn(state: State, actor: str, action: Action) -> State:
     before the draw for the draw phase's own actions, after it for the rest."""
     drawing = isinstance(action, (Pass, Draw, Allow))
     return replace(state, to_act=actor, turn=FRESH_TURN, dealer_option=False,
-                   phase=Phase.DRAW if drawing else Phase.PLAY)
+                   phase=PHASE_DRAW if drawing else PHASE_PLAY)
 
 
 def _owed_after(variant: Variant, before: State, after: State, action: Action) -> None:
@@ -407,7 +410,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
 @enforces(DRAW_FIRST_PLAY_FREE_UPCARD, DRAW_DISCARD_FREE_AFTER_INITIAL_MELD,
           DRAW_JAMAICAN_DISCARD_OPEN_BEFORE_LAYING)
 def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], at: str = "") -> State:
-    if state.phase != Phase.DRAW:
+    if state.phase != PHASE_DRAW:
         raise Illegal(TURN_DRAW_MELD_DISCARD, "a turn has exactly one draw, and this turn has drawn")
     if state.announcement is not None:
         # The window to announce closes with the next draw: the silent player is barred next turn.
@@ -439,7 +442,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
                 card = action.card
         elif action.card is not None and action.card != card:
             raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
-        pile = {"stock": state.stock[1:]}
+        stock, discard = state.stock[1:], state.discard
     else:
         if not state.discard:
             raise Illegal(REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play else DRAW_ONLY_TOP_CARD,
@@ -448,30 +451,30 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         if action.card is not None and action.card != top:
             raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
-        must_open, must_use = _discard_owes(variant, state, top)
-        card, pile = top, {"discard": state.discard[1:]}
+        must_open, must_use = _discard_owes(variant, state, player, top)
+        card, stock, discard = top, state.stock, state.discard[1:]
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
-    return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=Phase.PLAY,
-                   turn=replace(FRESH_TURN, drawn=card, source=_source(action.source), must_open=must_open,
-                                must_use=must_use), stock_owed=False, **pile)
+    source = FROM_STOCK if action.source == "stock" else FROM_DISCARD  # anything else is read as the discard pile
+    return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=PHASE_PLAY,
+                   turn=replace(FRESH_TURN, drawn=card, source=source, must_open=must_open,
+                                must_use=must_use), stock_owed=False, stock=stock, discard=discard)
 
 
-def _discard_owes(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
-    """Whether the player to act may take the top discard ``top`` now, and what it owes: the opening
-    in this turn (``must_open``), the card itself to be melded (``must_use``); Illegal if refused."""
-    player = state.current
+def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
+    """Whether the player to act (``player``) may take the top discard ``top`` now, and what it owes: the
+    opening in this turn (``must_open``), the card itself to be melded (``must_use``); Illegal if refused."""
     must_open, must_use = False, None
-    taken = variant.rules.draw.taken_discard
-    if player.opened and not variant.rules.draw.discard_after_opening:
+    rules = variant.rules.draw
+    if player.opened and not rules.discard_after_opening:
         raise Illegal(DRAW_JAMAICAN_STOCK_ONLY_AFTER_LAYING,
                       f"{player.id} has laid down and may no longer take the discard: draw from the stock")
     if state.dealer_option:
         pass  # the dealer's exchange: no obligation comes with it
-    elif not player.opened and variant.rules.draw.discard_before_opening == "free":
+    elif not player.opened and rules.discard_before_opening == "free":
         pass  # taken freely before laying down, with nothing owed
     elif not player.opened:
-        must_open, must_use = _opening_owed(variant, state, top)
-    elif taken != "keep":
+        must_open, must_use = _opening_owed(variant, state, player, top)
+    elif rules.taken_discard != "keep":
         if not _use_possible(variant, state, top):
             if UNSEEN in player.hand:
                 raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
@@ -484,16 +487,15 @@ def _discard_owes(variant: Variant, state: State, top: Card) -> tuple[bool, Card
     return must_open, must_use
 
 
-def _opening_owed(variant: Variant, state: State, top: Card) -> tuple[bool, Card | None]:
-    """A player who has not opened takes the discard ``top``: whether the opening is owed in this turn
-    (not for a free upcard or first round) and with that card; Illegal where no opening is possible."""
-    player = state.current
-    free = ((state.first_play and variant.rules.draw.first_play_free_upcard)
-            or (state.first_round and variant.rules.draw.free_discard_first_round))
-    must_open = not free
-    in_opening = variant.rules.draw.discard_before_opening == "in_opening" or variant.rules.draw.taken_discard != "keep"
+def _opening_owed(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
+    """``player``, to act and not opened, takes the discard ``top``: whether the opening is owed in this
+    turn (not for a free upcard or first round) and with that card; Illegal where no opening is possible."""
+    rules = variant.rules.draw
+    if (state.first_play and rules.first_play_free_upcard) or (state.first_round and rules.free_discard_first_round):
+        return False, None  # a free upcard or first round: nothing owed
+    in_opening = rules.discard_before_opening == "in_opening" or rules.taken_discard != "keep"
     hand = seen(player.hand) + (top,)
-    if must_open and not _opening_possible(variant, hand, top if in_opening else None, state.melds):
+    if not _opening_possible(variant, hand, top if in_opening else None, state.melds):
         if UNSEEN in player.hand:
             raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                                f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
@@ -507,12 +509,7 @@ def _opening_owed(variant: Variant, state: State, top: Card) -> tuple[bool, Card
                       f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
                       "the discard may be taken before opening only to open in the same turn"
                       + (" with that card" if in_opening else ""))
-    return must_open, (top if must_open and in_opening else None)
-
-
-def _source(source: str) -> Source:
-    """The turn record's source of a draw (``_draw`` reads anything but the stock as the discard pile)."""
-    return Source.STOCK if source == "stock" else Source.DISCARD
+    return True, (top if in_opening else None)
 
 
 # -- calls out of turn (the contract game) -------------------------------------------------------
@@ -523,7 +520,7 @@ def _call(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
     rules = variant.rules.calling
     if not rules.per_hand:
         raise Illegal(CALL_ELIGIBILITY, "this variant has no calls out of turn")
-    if state.phase == Phase.PLAY:
+    if state.phase == PHASE_PLAY:
         if state.turn.source == "stock":
             raise Illegal(CALL_DEAD_AFTER_STOCK_PLUCK,
                           f"{state.to_act} has plucked from the stock: the last discard is dead and cannot be called")
@@ -562,7 +559,7 @@ def _allow(variant: Variant, state: State, action: Allow, actor: str, events: li
     """The player to act lets ``action.caller`` (the first caller, as the player to act judges)
     have the discard: the caller takes it and the penalty cards from the stock, laying and
     discarding nothing; the player to act then plucks from the stock."""
-    if state.phase != Phase.DRAW or not state.calls:
+    if state.phase != PHASE_DRAW or not state.calls:
         raise Illegal(CALL_TURN_PLAYER_ALLOWS_OR_REFUSES, "no call is waiting to be allowed")
     if action.caller not in state.calls:
         raise Illegal(CALL_FIRST_CALLER_PRIORITY, f"{action.caller} has not called this discard "
@@ -617,7 +614,7 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
     hand = target.hand + picked
     gone = {m.id for m in own}
     state = replace(state, melds=tuple(m for m in state.melds if m.id not in gone))
-    before_discard = state.to_act == target.id and state.phase == Phase.PLAY and state.turn.opened_this_turn
+    before_discard = state.to_act == target.id and state.phase == PHASE_PLAY and state.turn.opened_this_turn
     if before_discard:
         # found before the discard: no penalty if the player can still lay the contract from what they hold
         turn = replace(state.turn, opened_this_turn=False,
@@ -645,7 +642,7 @@ def calls_shown(variant: Variant, state: State, player_id: str) -> int | None:
     player = state.player(player_id)
     if not rules.per_hand or player.opened:  # pragma: no cover - a call and an over-call challenge are refused first in both cases
         return None
-    drawn = 1 if state.to_act == player_id and state.phase == Phase.PLAY else 0
+    drawn = 1 if state.to_act == player_id and state.phase == PHASE_PLAY else 0
     extra = len(player.hand) - variant.cards_for(len(state.players), state.hand_number) - drawn
     each = 1 + rules.penalty_cards
     return extra // each if extra >= 0 and extra % each == 0 else None
@@ -688,11 +685,11 @@ def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
     """The dealer declining the upcard; or, where a joker is never discarded and the table's ruling is
     to pass (``discarding.only_jokers``), a player holding nothing but jokers ending the turn without a
     discard (``dec.jamaican_only_jokers_left``)."""
-    if state.phase == Phase.PLAY and _passes_on_jokers(variant, state):
+    if state.phase == PHASE_PLAY and _passes_on_jokers(variant, state):
         events.append(ev.Passed(actor))
         return _end_turn(variant, state, {"players": state.players_with(actor, barred=False), "announcement": None},
                          events)
-    if not state.dealer_option or state.phase != Phase.DRAW:
+    if not state.dealer_option or state.phase != PHASE_DRAW:
         raise Illegal(DRAW_DEALER_UPCARD_OPTION if variant.rules.draw.dealer_upcard_option else TURN_DRAW_MELD_DISCARD,
                       "only the dealer, before the first turn, may pass (declining the upcard), and a player "
                       "only ends a turn without a discard holding nothing but jokers where a joker is never "
@@ -1069,7 +1066,7 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
 def _end_turn(variant: Variant, state: State, changes: dict[str, object], events: list[ev.Event]) -> State:
     """The end of the turn of the player to act, with ``changes`` (their hand, the discard pile...): an
     empty stock turned or the hand void, then the next player's draw."""
-    player = state.current
+    actor = state.to_act
     if not state.stock:
         state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
@@ -1083,11 +1080,11 @@ def _end_turn(variant: Variant, state: State, changes: dict[str, object], events
         else:
             events.append(ev.HandVoid())
             result = settle_void([Seat(p.id, p.score) for p in state.players])
-            return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
+            return replace(state, phase=PHASE_ENDED, turn=FRESH_TURN, announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
-    first_round = state.first_round and (state.dealer_option or player.id != state.dealer)
-    return replace(state, **changes, to_act=state.left_of(player.id), phase=Phase.DRAW, turn=FRESH_TURN,
+    first_round = state.first_round and (state.dealer_option or actor != state.dealer)
+    return replace(state, **changes, to_act=state.left_of(actor), phase=PHASE_DRAW, turn=FRESH_TURN,
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
@@ -1108,14 +1105,14 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event
         if not settlement.decided:
             # some figures depend on cards nobody listed: the hand ends unsettled (``adjudicate`` says which)
             events.append(ev.Kalookie(winner) if kalookie else ev.CalledUp(winner))
-            return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=None)
+            return replace(state, phase=PHASE_ENDED, turn=FRESH_TURN, announcement=None, result=None)
         result = settlement.result()  # the seen cards and the counts decide every figure
     else:
         result = settle_won(variant.rules, winner, kalookie, [Seat(p.id, p.score, p.hand) for p in state.players])
     for pid, score in result.scores:
         state = state.with_player(pid, score=score)
     events.append(ev.Kalookie(winner) if result.how == "kalookie" else ev.CalledUp(winner))
-    return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
+    return replace(state, phase=PHASE_ENDED, turn=FRESH_TURN, announcement=None, result=result)
 
 
 def open_settlement(variant: Variant, state: State, winner: str, kalookie: bool) -> OpenSettlement:
