@@ -4,8 +4,10 @@ In the manner of python-chess's ``Board.status()`` flags, each invariant is one 
 a stable ``code`` (what a client may match on: it reaches the wire as the ``code`` of each item of a
 422's ``errors``) and the clause it rests on (a constant of ``clause_ids``).  ``INVARIANTS`` lists
 them; ``check_state`` runs the table in its order, which is the order of the answers, and reports
-every problem at once.  A check answers ``(pointer, detail)`` pairs (pointers relative to the
-state); the table puts its code on them.
+every problem at once.  A check answers a sequence of ``(pointer, detail)`` pairs (pointers
+relative to the state), empty where it finds nothing (the common case: the check answers it first,
+as cheaply as it can); the table puts its code on what is found.  The facts several checks read
+(the seats, the conservation count, the cards dealt...) are computed once, on ``Position``.
 
 The rules on a list of players (each id once, as many as the variant seats) are written here once,
 for a state, a deal, a game and a score sheet alike (``player_list_problems``).
@@ -13,7 +15,7 @@ for a state, a deal, a game and a score sheet alike (``player_list_problems``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,7 +32,7 @@ from .errors import ImpossibleState, Problem, pointer
 from .state import Phase, Source, State, held_cards, places_of
 from .variant import Variant
 
-Found = Iterable[tuple[str, str]]   # what a check answers: (pointer, detail) for each problem
+Found = Sequence[tuple[str, str]]   # what a check answers: (pointer, detail) for each problem
 NONE: Found = ()
 
 # -- the players' list, in one place --------------------------------------------------------------
@@ -77,12 +79,15 @@ class Position:
         self.state, self.variant, self.rules = state, variant, variant.rules
         self.ids = [p.id for p in state.players]
         self.seats = set(self.ids)
+        self.playing = state.phase != Phase.ENDED
+        # before the first play, nothing drawn or laid yet: every hand is as dealt (DEALT_COUNT)
+        self.as_dealt = state.first_play and state.phase == Phase.DRAW
+        self.conservation = self._conservation()   # (every position is counted: computed at once)
 
     def is_seat(self, player_id: str) -> bool:
         return player_id in self.seats
 
-    @cached_property
-    def conservation(self) -> tuple[int, Mapping[str, int], Mapping[str, int]]:
+    def _conservation(self) -> tuple[int, Mapping[str, int], Mapping[str, int]]:
         """(unseen cards, the pack's count of each code, the state's count of each listed code);
         both maps empty when the state holds exactly the pack (the common case, found cheaply)."""
         table_pack = self.rules.pack_for(len(self.ids))
@@ -95,8 +100,30 @@ class Position:
     def codes_off(self) -> list[str]:
         """The card codes whose count differs from the pack's, jokers last."""
         _, expected, counts = self.conservation
+        if not expected:   # exactly the pack
+            return []
         return [c for c in sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))
                 if counts.get(c, 0) != expected.get(c, 0)]
+
+    @cached_property
+    def dealt(self) -> int | None:
+        """The cards dealt to each player of the position's hand (None where its number is wrong)."""
+        return None if _hand_number(self) else self.variant.cards_for(len(self.ids), self.state.hand_number)
+
+    @cached_property
+    def counting(self) -> int | None:
+        """The cards dealt to each player, where the hand sizes are to be counted (asked for, the hand
+        going on, its number right and the pack conserved), else None."""
+        asked = self.rules.positions
+        if not (asked.counted or asked.hand_limit) or not self.playing:
+            return None
+        hidden, expected, counts = self.conservation
+        # (with unseen cards, a card listed less often than the pack holds it is one of them)
+        if any(counts.get(c, 0) > expected.get(c, 0) or not hidden for c in self.codes_off):
+            return None
+        if hidden and sum(counts.values()) + hidden != sum(expected.values()):
+            return None
+        return self.dealt
 
 
 Check = Callable[[Position], Found]
@@ -109,8 +136,9 @@ class Invariant:
     clause: str
     check: Check
 
-    def problems(self, position: Position) -> list[Problem]:
-        return [Problem(where, detail, self.code) for where, detail in self.check(position)]
+    def problems(self, found: Found) -> list[Problem]:
+        """What this invariant's check found, as problems carrying its code."""
+        return [Problem(where, detail, self.code) for where, detail in found]
 
 
 def _player_count(pos: Position) -> Found:
@@ -119,6 +147,8 @@ def _player_count(pos: Position) -> Found:
 
 
 def _player_ids(pos: Position) -> Found:
+    if len(pos.seats) == len(pos.ids):
+        return NONE
     return [(p.pointer, p.detail) for p in repeated_ids(pos.ids, item="id")]
 
 
@@ -150,7 +180,7 @@ def _unseen_count(pos: Position) -> Found:
 
 def _card_missing(pos: Position) -> Found:
     hidden, expected, counts = pos.conservation
-    if hidden:  # with unseen cards, a card not listed is one of them
+    if hidden or not expected:  # with unseen cards, a card not listed is one of them
         return NONE
     return [("", f"card {code} is missing: the pack has {expected.get(code, 0)}, the state holds {counts.get(code, 0)}")
             for code in pos.codes_off if counts.get(code, 0) < expected.get(code, 0)]
@@ -158,7 +188,9 @@ def _card_missing(pos: Position) -> Found:
 
 def _card_excess(pos: Position) -> Found:
     _, expected, counts = pos.conservation
-    found = []
+    if not expected:   # exactly the pack
+        return NONE
+    found: list[tuple[str, str]] = []
     for code in pos.codes_off:
         have, want = counts.get(code, 0), expected.get(code, 0)
         if have > want:
@@ -172,6 +204,8 @@ def _card_excess(pos: Position) -> Found:
 # Melds on the table.
 
 def _meld_ids(pos: Position) -> Found:
+    if not pos.state.melds:
+        return NONE
     seen: set[str] = set()
     found = []
     for i, m in enumerate(pos.state.melds):
@@ -182,12 +216,16 @@ def _meld_ids(pos: Position) -> Found:
 
 
 def _meld_owner_named(pos: Position) -> Found:
+    if not pos.state.melds:
+        return NONE
     return [(pointer("melds", i, "owner"), f"owner {m.owner!r} is not a player")
             for i, m in enumerate(pos.state.melds) if not pos.is_seat(m.owner)]
 
 
 def _meld_owner_opened(pos: Position) -> Found:
     state = pos.state
+    if not state.melds:
+        return NONE
     return [(pointer("melds", i, "owner"), f"{m.owner} has a meld on the table but is not marked as opened")
             for i, m in enumerate(state.melds) if pos.is_seat(m.owner) and not state.player(m.owner).opened]
 
@@ -233,6 +271,8 @@ def _opened_this_turn(pos: Position) -> Found:
 
 
 def _builds_on_runs(pos: Position) -> Found:
+    if not pos.state.turn.builds:
+        return NONE
     found = []
     for mid, _, _ in pos.state.turn.builds:
         built = pos.state.meld(mid)
@@ -253,7 +293,7 @@ def _result_when_ended(pos: Position) -> Found:
 
 def _hands_until_end(pos: Position) -> Found:
     state = pos.state
-    if state.phase == Phase.ENDED:
+    if not pos.playing:
         return NONE
     return [(pointer("players", i, "hand"), f"{p.id} has no cards but the hand has not ended")
             for i, p in enumerate(state.players) if not p.hand]
@@ -293,10 +333,11 @@ def _dealer_option(pos: Position) -> Found:
 
 def _first_play_seat(pos: Position) -> Found:
     state = pos.state
-    if (state.dealer_option or not state.first_play or state.phase == Phase.ENDED
+    if (not state.first_play or state.dealer_option or not pos.playing
             or not (pos.is_seat(state.dealer) and pos.is_seat(state.to_act))):
         return NONE
-    if state.to_act != state.left_of(state.dealer):
+    ids = pos.ids
+    if state.to_act != ids[(ids.index(state.dealer) + 1) % len(ids)]:   # (State.left_of, on the list of ids)
         return [("/to_act", "on the first play the player on the dealer's left is to act")]
     return NONE
 
@@ -318,14 +359,10 @@ def _hand_number(pos: Position) -> Found:
     return NONE
 
 
-def dealt_count(pos: Position) -> int | None:
-    """The cards dealt to each player of the position's hand (None where its number is wrong)."""
-    return None if _hand_number(pos) else pos.variant.cards_for(len(pos.ids), pos.state.hand_number)
-
-
 def _dealt(pos: Position) -> Found:
-    state = pos.state
-    dealt = dealt_count(pos) if state.first_play and state.phase == Phase.DRAW else None
+    if not pos.as_dealt:
+        return NONE
+    state, dealt = pos.state, pos.dealt
     if dealt is None:
         return NONE
     # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
@@ -378,11 +415,13 @@ def _call_window(pos: Position) -> Found:
 
 def _call_once(pos: Position) -> Found:
     calls = pos.state.calls
-    return [("/calls", "a player calls a discard once")] if len(set(calls)) < len(calls) else NONE
+    return [("/calls", "a player calls a discard once")] if calls and len(set(calls)) < len(calls) else NONE
 
 
 def _callers(pos: Position) -> Found:
     state = pos.state
+    if not state.calls:
+        return NONE
     return [(pointer("calls", j),
              f"{caller!r} cannot be calling: a caller is a player who is not to act and has not laid down")
             for j, caller in enumerate(state.calls)
@@ -410,21 +449,6 @@ def _reshuffles(pos: Position) -> Found:
 # one short or one over; an over-call settled by a challenge leaves ``calls`` at the limit while the
 # hand keeps the cards.  Each count below is checked only where none of these can have moved it.
 
-def _counting(pos: Position) -> int | None:
-    """The cards dealt to each player, where the hand sizes are to be counted (asked for, the hand
-    going on, its number right and the pack conserved), else None."""
-    asked = pos.rules.positions
-    if not (asked.counted or asked.hand_limit) or pos.state.phase == Phase.ENDED:
-        return None
-    hidden, expected, counts = pos.conservation
-    # (with unseen cards, a card listed less often than the pack holds it is one of them)
-    if any(counts.get(c, 0) > expected.get(c, 0) or not hidden for c in pos.codes_off):
-        return None
-    if hidden and sum(counts.values()) + hidden != sum(expected.values()):
-        return None
-    return dealt_count(pos)
-
-
 def _owed(pos: Position, i: int, dealt: int) -> int:
     """What seat ``i`` holds before laying anything: the deal, what its allowed calls brought, and the
     card drawn where it is playing its turn."""
@@ -441,8 +465,10 @@ def _calls_settled(pos: Position, calls: int) -> bool:
 
 
 def _hand_sizes(pos: Position) -> Found:
-    dealt = _counting(pos)
-    if dealt is None or (pos.state.first_play and pos.state.phase == Phase.DRAW):  # (DEALT_COUNT says it)
+    if pos.as_dealt:   # (DEALT_COUNT says it)
+        return NONE
+    dealt = pos.counting
+    if dealt is None:
         return NONE
     rules = pos.rules
     counted = rules.positions.counted
@@ -465,11 +491,12 @@ def _hand_sizes(pos: Position) -> Found:
 
 
 def _piles(pos: Position) -> Found:
-    dealt = _counting(pos)
     state, rules = pos.state, pos.rules
-    if (dealt is None or not rules.positions.counted
-            or (state.first_play and state.phase == Phase.DRAW)  # (DEALT_COUNT: the hands as dealt)
+    if (pos.as_dealt or not rules.positions.counted   # (as dealt: DEALT_COUNT counts the hands)
             or {"missing_pluck", "missing_discard"} & set(rules.penalties.infractions)):
+        return NONE
+    dealt = pos.counting
+    if dealt is None:
         return NONE
     if any(_calls_settled(pos, p.calls) for p in state.players) or _hand_sizes(pos):
         return NONE
@@ -527,5 +554,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     position = Position(state, variant)
     problems: list[Problem] = []
     for invariant in INVARIANTS:
-        problems += invariant.problems(position)
+        found = invariant.check(position)
+        if found:   # (most find nothing: problems are built only for what is found)
+            problems += invariant.problems(found)
     return problems
