@@ -7,7 +7,9 @@ them; ``check_state`` runs the table in its order, which is the order of the ans
 every problem at once.  A check answers a sequence of ``(pointer, detail)`` pairs (pointers
 relative to the state), empty where it finds nothing (the common case: the check answers it first,
 as cheaply as it can); the table puts its code on what is found.  The facts several checks read
-(the seats, the conservation count, the cards dealt...) are computed once, on ``Position``.
+(the seats, the conservation count, the cards dealt...) are computed once, on ``Position``.  A row
+may also name ``where`` its check can find anything (melds on the table, calls recorded...): the
+neighbours sharing such a guard form a family, and ``check_state`` asks the guard once for it.
 
 The rules on a list of players (each id once, as many as the variant seats) are written here once,
 for a state, a deal, a game and a score sheet alike (``player_list_problems``).
@@ -18,6 +20,8 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import groupby
+from operator import attrgetter
 
 from .cards import JOKER_CODE, UNSEEN, pack, pack_cards
 from .clause_ids import (CALL_ALLOWED_CALL_EFFECTS, CALL_ELIGIBILITY, CALL_NOT_BEFORE_CARD_LANDS,
@@ -78,14 +82,14 @@ class Position:
     def __init__(self, state: State, variant: Variant) -> None:
         self.state, self.variant, self.rules = state, variant, variant.rules
         self.ids = [p.id for p in state.players]
-        self.seats = set(self.ids)
+        self.seats = set(self.ids)   # the ids of the players
+        self.hands = [p.hand for p in state.players]
         self.playing = state.phase != Phase.ENDED
         # before the first play, nothing drawn or laid yet: every hand is as dealt (DEALT_COUNT)
         self.as_dealt = state.first_play and state.phase == Phase.DRAW
-        self.conservation = self._conservation()   # (every position is counted: computed at once)
-
-    def is_seat(self, player_id: str) -> bool:
-        return player_id in self.seats
+        # (read by most positions: computed at once, not as cached properties, which take a lock in 3.11)
+        self.conservation = self._conservation()
+        self.dealt = self._cards_dealt()
 
     def _conservation(self) -> tuple[int, Mapping[str, int], Mapping[str, int]]:
         """(unseen cards, the pack's count of each code, the state's count of each listed code);
@@ -105,8 +109,7 @@ class Position:
         return [c for c in sorted(set(expected) | set(counts), key=lambda c: (c == JOKER_CODE, c))
                 if counts.get(c, 0) != expected.get(c, 0)]
 
-    @cached_property
-    def dealt(self) -> int | None:
+    def _cards_dealt(self) -> int | None:
         """The cards dealt to each player of the position's hand (None where its number is wrong)."""
         return None if _hand_number(self) else self.variant.cards_for(len(self.ids), self.state.hand_number)
 
@@ -127,14 +130,23 @@ class Position:
 
 
 Check = Callable[[Position], Found]
+Guard = Callable[[Position], bool]
+
+
+def anywhere(pos: Position) -> bool:
+    """The guard of a check that can find something in any position."""
+    return True
 
 
 @dataclass(frozen=True)
 class Invariant:
-    """One rule a position must keep: its stable ``code``, the ``clause`` it rests on, its check."""
+    """One rule a position must keep: its stable ``code``, the ``clause`` it rests on, its check, and
+    ``where`` it can find something at all: a guard shared by a family of checks next to each other
+    in the table (no melds on the table, no melds to check), asked once for the family."""
     code: str
     clause: str
     check: Check
+    where: Guard = anywhere
 
     def problems(self, found: Found) -> list[Problem]:
         """What this invariant's check found, as problems carrying its code."""
@@ -154,16 +166,21 @@ def _player_ids(pos: Position) -> Found:
 
 def _dealer_named(pos: Position) -> Found:
     dealer = pos.state.dealer
-    return NONE if pos.is_seat(dealer) else [("/dealer", f"dealer {dealer!r} is not a player")]
+    return NONE if dealer in pos.seats else [("/dealer", f"dealer {dealer!r} is not a player")]
 
 
 def _to_act_named(pos: Position) -> Found:
     to_act = pos.state.to_act
-    return NONE if pos.is_seat(to_act) else [("/to_act", f"to_act {to_act!r} is not a player")]
+    return NONE if to_act in pos.seats else [("/to_act", f"to_act {to_act!r} is not a player")]
 
 
 # Conservation of cards.  A state with unseen cards (counts in place of listed cards) must list no
 # card more often than the pack holds it, and its listed cards and counts together make the pack.
+
+def off_the_pack(pos: Position) -> bool:
+    """Whether the state holds anything but exactly the pack (unseen cards included)."""
+    return bool(pos.conservation[1])
+
 
 def _unseen_count(pos: Position) -> Found:
     hidden, expected, counts = pos.conservation
@@ -203,6 +220,10 @@ def _card_excess(pos: Position) -> Found:
 
 # Melds on the table.
 
+def melds_on_table(pos: Position) -> bool:
+    return bool(pos.state.melds)
+
+
 def _meld_ids(pos: Position) -> Found:
     if not pos.state.melds:
         return NONE
@@ -219,7 +240,7 @@ def _meld_owner_named(pos: Position) -> Found:
     if not pos.state.melds:
         return NONE
     return [(pointer("melds", i, "owner"), f"owner {m.owner!r} is not a player")
-            for i, m in enumerate(pos.state.melds) if not pos.is_seat(m.owner)]
+            for i, m in enumerate(pos.state.melds) if m.owner not in pos.seats]
 
 
 def _meld_owner_opened(pos: Position) -> Found:
@@ -227,10 +248,15 @@ def _meld_owner_opened(pos: Position) -> Found:
     if not state.melds:
         return NONE
     return [(pointer("melds", i, "owner"), f"{m.owner} has a meld on the table but is not marked as opened")
-            for i, m in enumerate(state.melds) if pos.is_seat(m.owner) and not state.player(m.owner).opened]
+            for i, m in enumerate(state.melds) if m.owner in pos.seats and not state.player(m.owner).opened]
 
 
 # Phase and turn record.
+
+def turn_under_way(pos: Position) -> bool:
+    """Whether the player to act has drawn, or the turn record holds anything."""
+    return pos.state.phase == Phase.PLAY or not pos.state.turn.is_fresh
+
 
 def _draw_turn_empty(pos: Position) -> Found:
     state = pos.state
@@ -264,7 +290,7 @@ def _owed_after_discard(pos: Position) -> Found:
 
 def _opened_this_turn(pos: Position) -> Found:
     state = pos.state
-    if (state.phase == Phase.PLAY and state.turn.opened_this_turn and pos.is_seat(state.to_act)
+    if (state.phase == Phase.PLAY and state.turn.opened_this_turn and state.to_act in pos.seats
             and not state.current.opened):
         return [("/turn/opened_this_turn", "opened_this_turn is set but the player to act has not opened")]
     return NONE
@@ -293,7 +319,7 @@ def _result_when_ended(pos: Position) -> Found:
 
 def _hands_until_end(pos: Position) -> Found:
     state = pos.state
-    if not pos.playing:
+    if not pos.playing or all(pos.hands):
         return NONE
     return [(pointer("players", i, "hand"), f"{p.id} has no cards but the hand has not ended")
             for i, p in enumerate(state.players) if not p.hand]
@@ -334,7 +360,7 @@ def _dealer_option(pos: Position) -> Found:
 def _first_play_seat(pos: Position) -> Found:
     state = pos.state
     if (not state.first_play or state.dealer_option or not pos.playing
-            or not (pos.is_seat(state.dealer) and pos.is_seat(state.to_act))):
+            or not (state.dealer in pos.seats and state.to_act in pos.seats)):
         return NONE
     ids = pos.ids
     if state.to_act != ids[(ids.index(state.dealer) + 1) % len(ids)]:   # (State.left_of, on the list of ids)
@@ -363,7 +389,7 @@ def _dealt(pos: Position) -> Found:
     if not pos.as_dealt:
         return NONE
     state, dealt = pos.state, pos.dealt
-    if dealt is None:
+    if dealt is None or set(map(len, pos.hands)) == {dealt}:   # (every hand holds what was dealt)
         return NONE
     # nothing has been drawn or laid yet: every hand holds what the deal gave it (a cutter who
     # kept the joker shown on the cut was dealt one card fewer)
@@ -372,16 +398,20 @@ def _dealt(pos: Position) -> Found:
             for i, p in enumerate(state.players) if len(p.hand) != dealt]
 
 
+def announced(pos: Position) -> bool:
+    return pos.state.announcement is not None
+
+
 def _announcer_named(pos: Position) -> Found:
     a = pos.state.announcement
-    if a is None or pos.is_seat(a.player):
+    if a is None or a.player in pos.seats:
         return NONE
     return [("/announcement/player", f"{a.player!r} is not a player")]
 
 
 def _announcement(pos: Position) -> Found:
     state, a = pos.state, pos.state.announcement
-    if a is None or not pos.is_seat(a.player):
+    if a is None or a.player not in pos.seats:
         return NONE
     if state.phase != Phase.DRAW or a.player == state.to_act:
         return [("/announcement", "an announcement is owed only between a player's discard and the next player's draw")]
@@ -393,6 +423,12 @@ def _announcement(pos: Position) -> Found:
 
 # Calls out of turn (the contract game).
 # (more calls than the limit is an over-call nobody stopped, which a challenge settles)
+
+def calling(pos: Position) -> bool:
+    """Whether the state records any call, a pluck owed after one, or a player barred from laying."""
+    state = pos.state
+    return bool(state.calls or state.stock_owed or any(p.calls or p.lay_barred for p in state.players))
+
 
 def _calls_in_variant(pos: Position) -> Found:
     if pos.rules.calling.per_hand:
@@ -425,7 +461,7 @@ def _callers(pos: Position) -> Found:
     return [(pointer("calls", j),
              f"{caller!r} cannot be calling: a caller is a player who is not to act and has not laid down")
             for j, caller in enumerate(state.calls)
-            if not pos.is_seat(caller) or caller == state.to_act or state.player(caller).opened]
+            if caller not in pos.seats or caller == state.to_act or state.player(caller).opened]
 
 
 def _stock_owed(pos: Position) -> Found:
@@ -448,6 +484,11 @@ def _reshuffles(pos: Position) -> Found:
 # (an incorrect contract, found by a challenge); a reported missing pluck or discard leaves a hand
 # one short or one over; an over-call settled by a challenge leaves ``calls`` at the limit while the
 # hand keeps the cards.  Each count below is checked only where none of these can have moved it.
+
+def counted(pos: Position) -> bool:
+    """Whether the hand sizes are counted here (not as dealt: DEALT_COUNT counts the hands then)."""
+    return not pos.as_dealt and pos.counting is not None
+
 
 def _owed(pos: Position, i: int, dealt: int) -> int:
     """What seat ``i`` holds before laying anything: the deal, what its allowed calls brought, and the
@@ -514,17 +555,17 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("PLAYER_ID_REPEATED", REFEREE_POSITION_REFERENCES, _player_ids),
     Invariant("DEALER_UNKNOWN", REFEREE_POSITION_REFERENCES, _dealer_named),
     Invariant("TO_ACT_UNKNOWN", REFEREE_POSITION_REFERENCES, _to_act_named),
-    Invariant("UNSEEN_COUNT", REFEREE_CARDS_CONSERVED, _unseen_count),
-    Invariant("CARD_MISSING", REFEREE_CARDS_CONSERVED, _card_missing),
-    Invariant("CARD_EXCESS", REFEREE_CARDS_CONSERVED, _card_excess),
-    Invariant("MELD_ID_REPEATED", REFEREE_POSITION_REFERENCES, _meld_ids),
-    Invariant("MELD_OWNER_UNKNOWN", REFEREE_POSITION_REFERENCES, _meld_owner_named),
-    Invariant("MELD_OWNER_NOT_OPENED", REFEREE_POSITION_PROGRESS, _meld_owner_opened),
-    Invariant("TURN_NOT_EMPTY", TURN_DRAW_MELD_DISCARD, _draw_turn_empty),
-    Invariant("TURN_DRAW_UNRECORDED", TURN_DRAW_MELD_DISCARD, _play_turn_drawn),
-    Invariant("OWED_WITHOUT_DISCARD", DRAW_DISCARD_ONLY_WITH_INITIAL_MELD, _owed_after_discard),
-    Invariant("OPENED_THIS_TURN_UNOPENED", REFEREE_POSITION_PROGRESS, _opened_this_turn),
-    Invariant("BUILD_NOT_A_RUN", REFEREE_POSITION_REFERENCES, _builds_on_runs),
+    Invariant("UNSEEN_COUNT", REFEREE_CARDS_CONSERVED, _unseen_count, off_the_pack),
+    Invariant("CARD_MISSING", REFEREE_CARDS_CONSERVED, _card_missing, off_the_pack),
+    Invariant("CARD_EXCESS", REFEREE_CARDS_CONSERVED, _card_excess, off_the_pack),
+    Invariant("MELD_ID_REPEATED", REFEREE_POSITION_REFERENCES, _meld_ids, melds_on_table),
+    Invariant("MELD_OWNER_UNKNOWN", REFEREE_POSITION_REFERENCES, _meld_owner_named, melds_on_table),
+    Invariant("MELD_OWNER_NOT_OPENED", REFEREE_POSITION_PROGRESS, _meld_owner_opened, melds_on_table),
+    Invariant("TURN_NOT_EMPTY", TURN_DRAW_MELD_DISCARD, _draw_turn_empty, turn_under_way),
+    Invariant("TURN_DRAW_UNRECORDED", TURN_DRAW_MELD_DISCARD, _play_turn_drawn, turn_under_way),
+    Invariant("OWED_WITHOUT_DISCARD", DRAW_DISCARD_ONLY_WITH_INITIAL_MELD, _owed_after_discard, turn_under_way),
+    Invariant("OPENED_THIS_TURN_UNOPENED", REFEREE_POSITION_PROGRESS, _opened_this_turn, turn_under_way),
+    Invariant("BUILD_NOT_A_RUN", REFEREE_POSITION_REFERENCES, _builds_on_runs, turn_under_way),
     Invariant("RESULT_MISPLACED", GAME_EACH_HAND_SETTLED_SEPARATELY, _result_when_ended),
     Invariant("HAND_EMPTY", GO_OUT_FINAL_DISCARD_REQUIRED, _hands_until_end),
     Invariant("STOCK_EMPTY", STOCK_RESHUFFLE_ONCE, _stock_at_draw),
@@ -535,26 +576,33 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("MELDS_BEFORE_FIRST_PLAY", REFEREE_POSITION_PROGRESS, _no_melds_before_first_play),
     Invariant("HAND_NUMBER", CONTRACT_JAMAICAN_SCHEDULE, _hand_number),
     Invariant("DEALT_COUNT", DEAL_SINGLY_THIRTEEN_EACH, _dealt),
-    Invariant("ANNOUNCER_UNKNOWN", REFEREE_POSITION_REFERENCES, _announcer_named),
-    Invariant("ANNOUNCEMENT", WARNING_ANNOUNCE_ONE_TO_THREE_CARDS, _announcement),
-    Invariant("CALLS_UNPLAYED", CALL_ELIGIBILITY, _calls_in_variant),
-    Invariant("LAY_BARRED_OPENED", PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD, _lay_barred),
-    Invariant("CALL_WINDOW", CALL_NOT_BEFORE_CARD_LANDS, _call_window),
-    Invariant("CALL_REPEATED", CALL_ELIGIBILITY, _call_once),
-    Invariant("CALLER_INELIGIBLE", CALL_ELIGIBILITY, _callers),
-    Invariant("STOCK_OWED", CALL_ALLOWED_CALL_EFFECTS, _stock_owed),
+    Invariant("ANNOUNCER_UNKNOWN", REFEREE_POSITION_REFERENCES, _announcer_named, announced),
+    Invariant("ANNOUNCEMENT", WARNING_ANNOUNCE_ONE_TO_THREE_CARDS, _announcement, announced),
+    Invariant("CALLS_UNPLAYED", CALL_ELIGIBILITY, _calls_in_variant, calling),
+    Invariant("LAY_BARRED_OPENED", PENALTY_JAMAICAN_INCORRECT_LAY_AFTER_DISCARD, _lay_barred, calling),
+    Invariant("CALL_WINDOW", CALL_NOT_BEFORE_CARD_LANDS, _call_window, calling),
+    Invariant("CALL_REPEATED", CALL_ELIGIBILITY, _call_once, calling),
+    Invariant("CALLER_INELIGIBLE", CALL_ELIGIBILITY, _callers, calling),
+    Invariant("STOCK_OWED", CALL_ALLOWED_CALL_EFFECTS, _stock_owed, calling),
     Invariant("RESHUFFLES", STOCK_RESHUFFLE_ONCE, _reshuffles),
-    Invariant("HAND_SIZE", REFEREE_HAND_SIZES, _hand_sizes),
-    Invariant("PILE_SIZE", REFEREE_HAND_SIZES, _piles),
+    Invariant("HAND_SIZE", REFEREE_HAND_SIZES, _hand_sizes, counted),
+    Invariant("PILE_SIZE", REFEREE_HAND_SIZES, _piles, counted),
 )
+
+
+# The table as runs of neighbours sharing a guard, in its order: each guard is asked once per run.
+FAMILIES: tuple[tuple[Guard, tuple[Invariant, ...]], ...] = tuple(
+    (where, tuple(run)) for where, run in groupby(INVARIANTS, key=attrgetter("where")))
 
 
 def check_state(state: State, variant: Variant) -> list[Problem]:
     """Every reason ``state`` cannot occur under ``variant`` (empty when it can), in the table's order."""
     position = Position(state, variant)
     problems: list[Problem] = []
-    for invariant in INVARIANTS:
-        found = invariant.check(position)
-        if found:   # (most find nothing: problems are built only for what is found)
-            problems += invariant.problems(found)
+    for where, family in FAMILIES:
+        if where(position):
+            for invariant in family:
+                found = invariant.check(position)
+                if found:   # (most find nothing: problems are built only for what is found)
+                    problems += invariant.problems(found)
     return problems
