@@ -16,7 +16,6 @@ for a state, a deal, a game and a score sheet alike (``player_list_problems``).
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -148,20 +147,16 @@ Check = Callable[[Position], Found]
 Guard = Callable[[Position], bool]
 
 
-def anywhere(pos: Position) -> bool:
-    """The guard of a check that can find something in any position."""
-    return True
-
-
 @dataclass(frozen=True)
 class Invariant:
     """One rule a position must keep: its stable ``code``, the ``clause`` it rests on, its check, and
     ``where`` it can find something at all: a guard shared by a family of checks next to each other
-    in the table (no melds on the table, no melds to check), asked once for the family."""
+    in the table (no melds on the table, no melds to check), asked once for the family (None: in any
+    position)."""
     code: str
     clause: str
     check: Check
-    where: Guard = anywhere
+    where: Guard | None = None
 
     def problems(self, found: Found) -> list[Problem]:
         """What this invariant's check found, as problems carrying its code."""
@@ -212,7 +207,7 @@ def _unseen_count(pos: Position) -> Found:
 
 def _card_missing(pos: Position) -> Found:
     hidden, expected, counts = pos.conservation
-    if hidden or not expected:  # with unseen cards, a card not listed is one of them
+    if hidden:  # with unseen cards, a card not listed is one of them
         return NONE
     return [("", f"card {code} is missing: the pack has {expected.get(code, 0)}, the state holds {counts.get(code, 0)}")
             for code in pos.codes_off if counts.get(code, 0) < expected.get(code, 0)]
@@ -220,8 +215,6 @@ def _card_missing(pos: Position) -> Found:
 
 def _card_excess(pos: Position) -> Found:
     _, expected, counts = pos.conservation
-    if not expected:   # exactly the pack
-        return NONE
     found: list[tuple[str, str]] = []
     for code in pos.codes_off:
         have, want = counts.get(code, 0), expected.get(code, 0)
@@ -240,8 +233,6 @@ def melds_on_table(pos: Position) -> bool:
 
 
 def _meld_ids(pos: Position) -> Found:
-    if not pos.state.melds:
-        return NONE
     seen: set[str] = set()
     found = []
     for i, m in enumerate(pos.state.melds):
@@ -252,16 +243,12 @@ def _meld_ids(pos: Position) -> Found:
 
 
 def _meld_owner_named(pos: Position) -> Found:
-    if not pos.state.melds:
-        return NONE
     return [(pointer("melds", i, "owner"), f"owner {m.owner!r} is not a player")
             for i, m in enumerate(pos.state.melds) if m.owner not in pos.seats]
 
 
 def _meld_owner_opened(pos: Position) -> Found:
     state = pos.state
-    if not state.melds:
-        return NONE
     return [(pointer("melds", i, "owner"), f"{m.owner} has a meld on the table but is not marked as opened")
             for i, m in enumerate(state.melds) if m.owner in pos.seats and not state.player(m.owner).opened]
 
@@ -500,11 +487,6 @@ def _reshuffles(pos: Position) -> Found:
 # one short or one over; an over-call settled by a challenge leaves ``calls`` at the limit while the
 # hand keeps the cards.  Each count below is checked only where none of these can have moved it.
 
-def counted(pos: Position) -> bool:
-    """Whether the hand sizes are counted here (not as dealt: DEALT_COUNT counts the hands then)."""
-    return not pos.as_dealt and pos.counting is not None
-
-
 def _owed(pos: Position, i: int, dealt: int) -> int:
     """What seat ``i`` holds before laying anything: the deal, what its allowed calls brought, and the
     card drawn where it is playing its turn."""
@@ -549,10 +531,8 @@ def _hand_sizes(pos: Position) -> Found:
 def _piles(pos: Position) -> Found:
     state, rules = pos.state, pos.rules
     if (pos.as_dealt or not rules.positions.counted   # (as dealt: DEALT_COUNT counts the hands)
-            or {"missing_pluck", "missing_discard"} & set(rules.penalties.infractions)):
-        return NONE
-    dealt = pos.counting
-    if dealt is None:
+            or {"missing_pluck", "missing_discard"} & set(rules.penalties.infractions)
+            or (dealt := pos.counting) is None):
         return NONE
     if any(_calls_settled(pos, p.calls) for p in state.players) or _hand_sizes(pos):
         return NONE
@@ -600,13 +580,14 @@ INVARIANTS: tuple[Invariant, ...] = (
     Invariant("CALLER_INELIGIBLE", CALL_ELIGIBILITY, _callers, calling),
     Invariant("STOCK_OWED", CALL_ALLOWED_CALL_EFFECTS, _stock_owed, calling),
     Invariant("RESHUFFLES", STOCK_RESHUFFLE_ONCE, _reshuffles),
-    Invariant("HAND_SIZE", REFEREE_HAND_SIZES, _hand_sizes, counted),
-    Invariant("PILE_SIZE", REFEREE_HAND_SIZES, _piles, counted),
+    Invariant("HAND_SIZE", REFEREE_HAND_SIZES, _hand_sizes),
+    Invariant("PILE_SIZE", REFEREE_HAND_SIZES, _piles),
 )
 
 
-# The table as runs of neighbours sharing a guard, in its order: each guard is asked once per run.
-FAMILIES: tuple[tuple[Guard, tuple[Invariant, ...]], ...] = tuple(
+# The table as runs of neighbours sharing a guard, in its order: each guard is asked once per run
+# (None: the run is checked in any position).
+FAMILIES: tuple[tuple[Guard | None, tuple[Invariant, ...]], ...] = tuple(
     (where, tuple(run)) for where, run in groupby(INVARIANTS, key=attrgetter("where")))
 
 
@@ -615,7 +596,7 @@ def check_state(state: State, variant: Variant) -> list[Problem]:
     position = Position(state, variant)
     problems: list[Problem] = []
     for where, family in FAMILIES:
-        if where is anywhere or where(position):
+        if where is None or where(position):
             for invariant in family:
                 found = invariant.check(position)
                 if found:   # (most find nothing: problems are built only for what is found)
