@@ -112,7 +112,8 @@ class Turn:
 
     @property
     def is_fresh(self) -> bool:
-        return self is _FRESH or self == _FRESH
+        # (field by field in C: the generated __eq__ builds a tuple of each side's fields in Python)
+        return self is _FRESH or self.__dict__ == _FRESH.__dict__
 
 
 _FRESH = Turn()
@@ -253,18 +254,22 @@ def table_meld(meld_id: str, owner: str, tokens: Sequence[Token], kind: str, var
     return TableMeld(meld_id, owner, found[0])
 
 
-def held_cards(state: State) -> Counter[Card]:
-    """Every card the state holds, wherever it lies, as a multiset of cards."""
+def listed_cards(state: State) -> list[Card]:
+    """Every card the state holds, wherever it lies, as a list (a new one: the caller may change it)."""
     held = list(state.stock)
     for p in state.players:
         held += p.hand
     held += state.discard
     for m in state.melds:
         held += m.meld.cards
-    counts = Counter(held)
     if state.turn.pending_jokers:
-        counts[JOKER] += state.turn.pending_jokers
-    return counts
+        held += [JOKER] * state.turn.pending_jokers
+    return held
+
+
+def held_cards(state: State) -> Counter[Card]:
+    """Every card the state holds, wherever it lies, as a multiset of cards."""
+    return Counter(listed_cards(state))
 
 
 def places_of(state: State, code: str) -> list[str]:
