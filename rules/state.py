@@ -57,7 +57,8 @@ class Source(StrEnum):
 PHASES = tuple(Phase)
 SOURCES = tuple(Source)
 PHASE_OF = {p.value: p for p in Phase}   # a phase by its name (a dict look-up: calling the enum is slow)
-# The members as module constants, for code that reads them on every action (the turn machine): in
+# The members as module constants, for code that reads them on every action (the turn machine, the
+# position check): in
 # Python 3.11 a member read off its enum class (``Phase.PLAY``) goes through ``EnumType.__getattr__``'s
 # hook, about five times the cost of a global's look-up.
 PHASE_DRAW, PHASE_PLAY, PHASE_ENDED = Phase.DRAW, Phase.PLAY, Phase.ENDED
