@@ -27,10 +27,15 @@ from ..variant import Variant
 
 
 def player_wire(player: Player) -> dict[str, Any]:
-    hidden = player.hidden
-    listed = seen(player.hand) if hidden else player.hand
-    out = {"id": player.id, "hand": list(map(CODE, sorted(listed, key=CANONICAL))), "opened": player.opened,
-           "score": player.score, "barred": player.barred}
+    # sorted, the unseen cards come last (``UNSEEN`` sorts after every card): a look at the last one
+    # tells whether there are any, without a search of the hand
+    cards = sorted(player.hand, key=CANONICAL)
+    hidden = 0
+    if cards and cards[-1] is UNSEEN:
+        hidden = cards.count(UNSEEN)
+        del cards[-hidden:]
+    out = {"id": player.id, "hand": [c.code for c in cards], "opened": player.opened, "score": player.score,
+           "barred": player.barred}
     if hidden:  # written only for a hand given partly or wholly as a count, so full states read as before
         out["hidden"] = hidden
     if player.calls:
@@ -46,18 +51,22 @@ def table_meld_wire(table_meld: TableMeld) -> dict[str, Any]:
 
 
 def turn_wire(turn: Turn) -> dict[str, Any]:
+    if turn is FRESH_TURN:  # (every new turn starts from the shared record: its wire form is known)
+        return {**_FRESH_WIRE, "builds": {}}
     # a card drawn unseen (from a stock nobody listed) is written as null
-    return {"drawn": turn.drawn.code if turn.drawn and turn.drawn is not UNSEEN else None, "source": turn.source,
-            "must_open": turn.must_open, "opened_this_turn": turn.opened_this_turn,
-            "pending_jokers": turn.pending_jokers,
-            "builds": {mid: {"low": low, "high": high} for mid, low, high in turn.builds},
-            # emitted only while owed, so states of variants without the rule read as before
-            **({"must_use": turn.must_use.code} if turn.must_use else {})}
+    out = {"drawn": turn.drawn.code if turn.drawn and turn.drawn is not UNSEEN else None, "source": turn.source,
+           "must_open": turn.must_open, "opened_this_turn": turn.opened_this_turn,
+           "pending_jokers": turn.pending_jokers,
+           "builds": {mid: {"low": low, "high": high} for mid, low, high in turn.builds}}
+    if turn.must_use:  # emitted only while owed, so states of variants without the rule read as before
+        out["must_use"] = turn.must_use.code
+    return out
 
 
 # The wire form of the empty turn record, as an answer writes it: a request's turn equal to it is
-# read as the shared FRESH_TURN without reading its fields.
-_FRESH_WIRE = turn_wire(FRESH_TURN)
+# read as the shared FRESH_TURN without reading its fields.  (Its ``builds`` is copied when written.)
+_FRESH_WIRE: dict[str, Any] = {"drawn": None, "source": None, "must_open": False, "opened_this_turn": False,
+                               "pending_jokers": 0, "builds": {}}
 
 
 def announcement_wire(announcement: Announcement) -> dict[str, Any]:
@@ -74,28 +83,41 @@ def hand_result_wire(result: HandResult) -> dict[str, Any]:
 
 def state_wire(state: State) -> dict[str, Any]:
     """A hand's state as the API writes it (read back by ``state_from_dict`` as the same position)."""
-    stock_hidden = state.stock_hidden
-    return {
+    stock = state.stock
+    stock_hidden = 0
+    if stock and stock[-1] is UNSEEN:  # (the unseen cards of a stock lie beneath the listed ones)
+        stock_hidden = stock.count(UNSEEN)
+        stock = seen(stock)
+    out = {
         "players": [player_wire(p) for p in state.players],
         "dealer": state.dealer,
         "to_act": state.to_act,
         "phase": state.phase,
         "first_play": state.first_play,
-        "stock": list(map(CODE, seen(state.stock) if stock_hidden else state.stock)),
-        **({"stock_hidden": stock_hidden} if stock_hidden else {}),
-        "discard": list(map(CODE, state.discard)),
+        "stock": [c.code for c in stock],
+        "discard": [c.code for c in state.discard],
         "melds": [table_meld_wire(m) for m in state.melds],
         "turn": turn_wire(state.turn),
         "announcement": announcement_wire(state.announcement) if state.announcement else None,
         "reshuffles": state.reshuffles,
         "seed": state.seed,
         "result": hand_result_wire(state.result) if state.result else None,
-        **({"dealer_option": True} if state.dealer_option else {}),
-        **({"first_round": True} if state.first_round else {}),
-        **({"hand_number": state.hand_number} if state.hand_number else {}),
-        **({"calls": list(state.calls)} if state.calls else {}),
-        **({"stock_owed": True} if state.stock_owed else {}),
     }
+    # each field a variant may not use, written only when it holds something (the keys' order does
+    # not matter: an answer is written with its keys sorted)
+    if stock_hidden:
+        out["stock_hidden"] = stock_hidden
+    if state.dealer_option:
+        out["dealer_option"] = True
+    if state.first_round:
+        out["first_round"] = True
+    if state.hand_number:
+        out["hand_number"] = state.hand_number
+    if state.calls:
+        out["calls"] = list(state.calls)
+    if state.stock_owed:
+        out["stock_owed"] = True
+    return out
 
 
 # -- read -------------------------------------------------------------------------------------------
