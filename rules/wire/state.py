@@ -13,6 +13,8 @@ holds something, so the states of variants without it read as before.
 """
 from __future__ import annotations
 
+from dataclasses import MISSING
+from dataclasses import fields as dataclass_fields
 from typing import Any, Mapping, TypeVar
 
 from ..cards import CANONICAL, CODE, UNSEEN, parse_card, parse_cards, seen
@@ -136,31 +138,43 @@ def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
 def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[Problem]]:
     """The state of a wire object that matches openapi.yaml's ``State``, unchecked, with the problems
     found in reading its melds (a meld that is not a meld under ``variant``)."""
-    get = data.get
-    players = tuple([_player(p) for p in data["players"]])
-    raw_melds = get("melds")
-    melds, impossible = _melds(raw_melds, variant) if raw_melds else ((), [])
-    raw_turn = get("turn")
-    turn = FRESH_TURN if raw_turn is None or raw_turn == _FRESH_WIRE else _turn(raw_turn)
-    raw_ann = get("announcement")
-    raw_result = get("result")
-    stock = parse_cards(data["stock"])
-    stock_hidden = get("stock_hidden")
-    if stock_hidden:
-        stock += (UNSEEN,) * int(stock_hidden)
-    # (the counts are JSON integers, possibly written 2.0: int() only when one is given)
-    reshuffles, hand_number = get("reshuffles"), get("hand_number")
-    state = _made(State, {
-        "players": players, "dealer": data["dealer"], "to_act": data["to_act"], "phase": PHASE_OF[data["phase"]],
-        "stock": stock, "discard": parse_cards(data["discard"]), "melds": melds,
-        "first_play": get("first_play", False), "turn": turn,
-        "announcement": None if raw_ann is None else Announcement(raw_ann["player"], int(raw_ann["count"])),
-        "reshuffles": int(reshuffles) if reshuffles else 0, "seed": get("seed", ""),
-        "result": None if raw_result is None else _result(raw_result),
-        "dealer_option": get("dealer_option", False), "first_round": get("first_round", False),
-        "hand_number": int(hand_number) if hand_number else 0, "calls": tuple(get("calls") or ()),
-        "stock_owed": get("stock_owed", False)})
-    return state, impossible
+    # The wire's names are the fields' names: the wire object overlaid on every field at its default,
+    # in the dataclass's order, gives each field in its place (see ``_made``) in one C call; then
+    # the values that are not yet what the field holds are read into them.
+    fields = {**_STATE_FIELDS, **data}
+    stock_hidden = 0
+    if "stock_hidden" in fields:  # (the one name that is no field: the count of unseen stock cards)
+        stock_hidden = int(fields.pop("stock_hidden"))
+        fields = dict(fields)  # (copied without the gap the name left)
+    fields["players"] = tuple([_player(p) for p in fields["players"]])
+    raw_melds = fields["melds"]
+    fields["melds"], impossible = _melds(raw_melds, variant) if raw_melds else ((), [])
+    raw_turn = fields["turn"]
+    fields["turn"] = FRESH_TURN if raw_turn is None or raw_turn == _FRESH_WIRE else _turn(raw_turn)
+    raw_ann = fields["announcement"]
+    if raw_ann is not None:
+        fields["announcement"] = Announcement(raw_ann["player"], int(raw_ann["count"]))
+    raw_result = fields["result"]
+    if raw_result is not None:
+        fields["result"] = _result(raw_result)
+    fields["phase"] = PHASE_OF[fields["phase"]]
+    stock = parse_cards(fields["stock"])
+    fields["stock"] = stock + (UNSEEN,) * stock_hidden if stock_hidden else stock
+    fields["discard"] = parse_cards(fields["discard"])
+    fields["calls"] = tuple(fields["calls"] or ())
+    # (the counts are JSON integers, possibly written 2.0: int() only for one that is not an int)
+    if fields["reshuffles"].__class__ is not int:
+        fields["reshuffles"] = int(fields["reshuffles"])
+    if fields["hand_number"].__class__ is not int:
+        fields["hand_number"] = int(fields["hand_number"])
+    return _made(State, fields), impossible
+
+
+# Every field of a state and of a seat at its default, in the dataclass's order (a required one as
+# None, always given; "turn" None is the fresh turn).
+_STATE_FIELDS: dict[str, Any] = {f.name: None if f.default is MISSING else f.default for f in dataclass_fields(State)}
+_PLAYER_FIELDS: dict[str, Any] = {f.name: None if f.default is MISSING else f.default
+                                  for f in dataclass_fields(Player)}
 
 
 _T = TypeVar("_T")
@@ -192,16 +206,17 @@ def _melds(raws: list[Mapping[str, Any]], variant: Variant) -> tuple[tuple[Table
 
 
 def _player(p: Mapping[str, Any]) -> Player:
-    get = p.get
-    hand = parse_cards(p["hand"])
-    hidden = get("hidden")
-    if hidden:
-        hand += (UNSEEN,) * int(hidden)
-    # (the counts are JSON integers, possibly written 2.0: int() only when one is given)
-    score, calls = get("score"), get("calls")
-    return _made(Player, {"id": p["id"], "hand": hand, "opened": get("opened", False),
-                          "score": int(score) if score else 0, "barred": get("barred", False),
-                          "calls": int(calls) if calls else 0, "lay_barred": get("lay_barred", False)})
+    fields = {**_PLAYER_FIELDS, **p}   # (as for the state, above)
+    hand = parse_cards(fields["hand"])
+    if "hidden" in fields:  # (the one name that is no field: its count made unseen cards)
+        hand += (UNSEEN,) * int(fields.pop("hidden"))
+        fields = dict(fields)  # (copied without the gap the name left)
+    fields["hand"] = hand
+    if fields["score"].__class__ is not int:  # (a JSON integer possibly written 2.0)
+        fields["score"] = int(fields["score"])
+    if fields["calls"].__class__ is not int:
+        fields["calls"] = int(fields["calls"])
+    return _made(Player, fields)
 
 
 def _turn(t: Mapping[str, Any]) -> Turn:

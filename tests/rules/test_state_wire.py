@@ -24,11 +24,15 @@ def test_a_list_of_codes_of_any_length_reads_as_its_cards() -> None:
 
 
 def test_the_reader_gives_the_fields_in_the_dataclass_order() -> None:
-    """(the layout the interpreter reads fastest: see ``wire.state._made``)"""
-    state, problems = read_state(FIRST_TURN["state"], load_variant("british"))
-    assert problems == []
-    assert list(vars(state)) == [f.name for f in fields(state)]
-    assert all(list(vars(p)) == [f.name for f in fields(p)] for p in state.players)
+    """(the layout the interpreter reads fastest: see ``wire.state._made``), unseen cards counted or not"""
+    given = FIRST_TURN["state"]
+    partial = {**given, "stock_hidden": 2, "players": [{**given["players"][0], "hidden": 1}] + given["players"][1:]}
+    for data in (given, partial):
+        state, problems = read_state(data, load_variant("british"))
+        assert problems == []
+        assert list(vars(state)) == [f.name for f in fields(state)]
+        assert all(list(vars(p)) == [f.name for f in fields(p)] for p in state.players)
+    assert state.stock[-3:] == (Card(9, "H"), UNSEEN, UNSEEN) and state.players[0].hand[-1] is UNSEEN
 
 
 def test_the_fresh_turn_is_written_as_any_empty_turn_record_and_each_time_anew() -> None:
