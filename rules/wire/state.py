@@ -17,7 +17,7 @@ from dataclasses import MISSING
 from dataclasses import fields as dataclass_fields
 from typing import Any, Mapping, TypeVar
 
-from ..cards import CANONICAL, CODE, UNSEEN, parse_card, parse_cards, seen
+from ..cards import CODE_AT_ORDER, UNSEEN, parse_card, parse_cards, seen
 from ..errors import ImpossibleState, Problem
 from ..invariants import check_state
 from ..melds import parse_token
@@ -29,15 +29,17 @@ from ..variant import Variant
 
 
 def player_wire(player: Player) -> dict[str, Any]:
-    # sorted, the unseen cards come last (``UNSEEN`` sorts after every card): a look at the last one
-    # tells whether there are any, without a search of the hand
-    cards = sorted(player.hand, key=CANONICAL)
+    # the hand sorted by its cards' places in the canonical order (``CODE_AT_ORDER``); the unseen
+    # cards come last (``UNSEEN`` sorts after every card): a look at the last one tells whether
+    # there are any, without a search of the hand
+    orders = [c.order for c in player.hand]
+    orders.sort()
     hidden = 0
-    if cards and cards[-1] is UNSEEN:
-        hidden = cards.count(UNSEEN)
-        del cards[-hidden:]
-    out = {"id": player.id, "hand": [c.code for c in cards], "opened": player.opened, "score": player.score,
-           "barred": player.barred}
+    if orders and orders[-1] == _UNSEEN_ORDER:
+        hidden = orders.count(_UNSEEN_ORDER)
+        del orders[-hidden:]
+    out = {"id": player.id, "hand": [CODE_AT_ORDER[o] for o in orders], "opened": player.opened,
+           "score": player.score, "barred": player.barred}
     if hidden:  # written only for a hand given partly or wholly as a count, so full states read as before
         out["hidden"] = hidden
     if player.calls:
@@ -45,6 +47,9 @@ def player_wire(player: Player) -> dict[str, Any]:
     if player.lay_barred:
         out["lay_barred"] = True
     return out
+
+
+_UNSEEN_ORDER = UNSEEN.order
 
 
 def table_meld_wire(table_meld: TableMeld) -> dict[str, Any]:
