@@ -167,11 +167,10 @@ def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[P
     fields["stock"] = stock + (UNSEEN,) * stock_hidden if stock_hidden else stock
     fields["discard"] = parse_cards(fields["discard"])
     fields["calls"] = tuple(fields["calls"] or ())
-    # (the counts are JSON integers, possibly written 2.0: int() only for one that is not an int)
-    if fields["reshuffles"].__class__ is not int:
-        fields["reshuffles"] = int(fields["reshuffles"])
-    if fields["hand_number"].__class__ is not int:
-        fields["hand_number"] = int(fields["hand_number"])
+    # (the counts are JSON integers, possibly written 2.0: int() for one that is not an int)
+    reshuffles, hand_number = fields["reshuffles"], fields["hand_number"]
+    fields["reshuffles"] = reshuffles if reshuffles.__class__ is int else int(reshuffles)
+    fields["hand_number"] = hand_number if hand_number.__class__ is int else int(hand_number)
     return _made(State, fields), impossible
 
 
@@ -217,10 +216,9 @@ def _player(p: Mapping[str, Any]) -> Player:
         hand += (UNSEEN,) * int(fields.pop("hidden"))
         fields = dict(fields)  # (copied without the gap the name left)
     fields["hand"] = hand
-    if fields["score"].__class__ is not int:  # (a JSON integer possibly written 2.0)
-        fields["score"] = int(fields["score"])
-    if fields["calls"].__class__ is not int:
-        fields["calls"] = int(fields["calls"])
+    score, calls = fields["score"], fields["calls"]  # (JSON integers, possibly written 2.0)
+    fields["score"] = score if score.__class__ is int else int(score)
+    fields["calls"] = calls if calls.__class__ is int else int(calls)
     return _made(Player, fields)
 
 
