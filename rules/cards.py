@@ -100,6 +100,14 @@ _PARSED.update({f"{t}{suit}": Card(10, suit) for t in ("T", "0") for suit in SUI
 
 _CARD_OF = _PARSED.__getitem__
 
+# Each card's code at its place in the canonical order (``Card.order``; None where no card lies): a
+# hand is written sorted by sorting its cards' orders as plain ints and reading their codes here,
+# about an eighth cheaper than sorting the cards by a key.
+CODE_AT_ORDER: list[str | None] = [None] * (JOKER.order + 1)
+for _card in _PARSED.values():
+    CODE_AT_ORDER[_card.order] = _card.code
+del _card
+
 
 def parse_rank(text: str) -> int:
     try:
@@ -108,12 +116,16 @@ def parse_rank(text: str) -> int:
         raise CardError(f"{text!r} is not a rank (A K Q J 10 9 8 7 6 5 4 3 2; T or 0 for ten)") from None
 
 
-def known_cards(codes: list[Any]) -> tuple[Card, ...] | None:
-    """The cards of a list of plain card codes, or None if any is not one (then parse one by one)."""
+def parse_cards(codes: list[Any]) -> tuple[Card, ...]:
+    """Parse a list of plain card codes (no joker declarations)."""
     try:
+        if len(codes) > 1:
+            # one C call looks every code up and builds the tuple (an itemgetter of two or more keys
+            # returns a tuple): a stock of 53 codes reads in about half the time of a map
+            return operator.itemgetter(*codes)(_PARSED)  # type: ignore[no-any-return]
         return tuple(map(_CARD_OF, codes))
     except (KeyError, TypeError):  # pragma: no cover - openapi.yaml's Card pattern admits only the codes of _PARSED
-        return None
+        return tuple([parse_card(c) for c in codes])  # (one by one: the code that is not a card is named)
 
 
 def parse_card(code: str) -> Card:

@@ -32,15 +32,6 @@ def replace(obj: _T, **changes: Any) -> _T:
     return new
 
 
-def build(cls: type[_T], **fields: Any) -> _T:
-    """An instance of one of the engine's frozen value types from every one of its fields, without
-    the frozen dataclass ``__init__`` (one ``object.__setattr__`` per field): for the decoder, which
-    builds a state and its seats on every request.  Every field must be given."""
-    new = object.__new__(cls)
-    new.__dict__.update(fields)
-    return new
-
-
 class Phase(StrEnum):
     """Where a hand stands: the player to act must draw, or is playing their turn; or it has ended.
     (Each phase has its actions: the turn machine of ``rules.engine``.)"""

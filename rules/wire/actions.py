@@ -31,9 +31,34 @@ def _build(data: Mapping[str, Any], who: str | None) -> Build:
     return Build(data["meld"], _tokens(data["cards"]), data.get("end"), who)
 
 
+# The actions of a plain turn (a whole turn, a draw, a discard) are read on most requests: each is
+# made as a fresh instance whose fields are filled in, which costs about half of the frozen
+# dataclass's ``__init__`` (one ``object.__setattr__`` per field).  Every field is given.
+
 def _draw(data: Mapping[str, Any], who: str | None) -> Draw:
     card = data.get("card")
-    return Draw(data["source"], None if card is None else parse_card(card), who)
+    draw = object.__new__(Draw)
+    fields = draw.__dict__
+    fields["source"] = data["source"]
+    fields["card"] = None if card is None else parse_card(card)
+    fields["player"] = who
+    return draw
+
+
+def _discard(data: Mapping[str, Any], who: str | None) -> Discard:
+    discard = object.__new__(Discard)
+    fields = discard.__dict__
+    fields["card"] = parse_card(data["card"])
+    fields["player"] = who
+    return discard
+
+
+def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
+    turn = object.__new__(TurnAction)
+    fields = turn.__dict__
+    fields["actions"] = tuple([action_from_dict(step) for step in data["actions"]])
+    fields["player"] = who
+    return turn
 
 
 def _swap(data: Mapping[str, Any], who: str | None) -> SwapJoker:
@@ -44,16 +69,12 @@ def _swap(data: Mapping[str, Any], who: str | None) -> SwapJoker:
     return SwapJoker(data["meld"], tuple(parse_card(c) for c in data["naturals"]), placed, who)
 
 
-def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
-    return TurnAction(tuple(action_from_dict(step) for step in data["actions"]), who)
-
-
 _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
     "draw": _draw,
     "meld": _meld_action,
     "build": _build,
     "swap_joker": _swap,
-    "discard": lambda data, who: Discard(parse_card(data["card"]), who),
+    "discard": _discard,
     "announce": lambda data, who: Announce(int(data["count"]), who),
     "pass": lambda data, who: Pass(who),
     "call": lambda data, who: Call(who),

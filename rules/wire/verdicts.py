@@ -14,21 +14,26 @@ from .state import hand_result_wire, state_wire
 
 
 def event_wire(event: Event) -> dict[str, Any]:
-    """An event: its ``type`` and its fields, in their order (a tuple as a list), an optional one
-    left out when None."""
-    names = _FIELDS.get(type(event))
-    if names is None:  # each event type's fields, read once (``fields()`` is slow)
-        names = _FIELDS[type(event)] = tuple((f.name, f.name in event.optional) for f in fields(event))
+    """An event: its ``type`` and its fields, in their order, an optional one left out when None (a
+    tuple stays a tuple: JSON writes it as an array, as a list)."""
+    names, optional = _FIELDS.get(event.__class__) or _fields_of(event.__class__)
     out: dict[str, Any] = {"type": event.type}
-    for name, optional in names:
-        value = getattr(event, name)
-        if value is None and optional:
-            continue
-        out[name] = list(value) if isinstance(value, tuple) else value
+    for name in names:
+        out[name] = getattr(event, name)
+    for name in optional:
+        if out[name] is None:
+            del out[name]
     return out
 
 
-_FIELDS: dict[type[Event], tuple[tuple[str, bool], ...]] = {}
+def _fields_of(cls: type[Event]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An event type's fields, and those of them left out when None, read once (``fields()`` is slow)."""
+    names = tuple(f.name for f in fields(cls))
+    _FIELDS[cls] = found = names, tuple(name for name in names if name in cls.optional)
+    return found
+
+
+_FIELDS: dict[type[Event], tuple[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 def penalised_wire(penalty: Penalised) -> dict[str, Any]:
