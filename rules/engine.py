@@ -196,8 +196,8 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
     # ``build``: a verdict without the frozen dataclass ``__init__`` (every legal verdict is made here)
-    return build(Verdict, legal=True, violations=(), state=current, events=tuple(events), undetermined=(),
-                 settlement=None)
+    return build(Verdict, {"legal": True, "violations": (), "state": current, "events": tuple(events),
+                           "undetermined": (), "settlement": None})
 
 
 MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules

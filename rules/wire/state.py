@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from dataclasses import MISSING
 from dataclasses import fields as dataclass_fields
-from typing import Any, Mapping, TypeVar
+from typing import Any, Mapping
 
 from ..cards import CODE_AT_ORDER, UNSEEN, parse_card, parse_cards, seen
 from ..errors import ImpossibleState, Problem
 from ..invariants import check_state
 from ..melds import parse_token
 from ..state import (FRESH_TURN, PHASE_OF, Announcement, HandResult, Player, Source, State, TableMeld, Turn,
-                     table_meld)
+                     build, table_meld)
 from ..variant import Variant
 
 # -- written ----------------------------------------------------------------------------------------
@@ -144,7 +144,7 @@ def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[P
     """The state of a wire object that matches openapi.yaml's ``State``, unchecked, with the problems
     found in reading its melds (a meld that is not a meld under ``variant``)."""
     # The wire's names are the fields' names: the wire object overlaid on every field at its default,
-    # in the dataclass's order, gives each field in its place (see ``_made``) in one C call; then
+    # in the dataclass's order, gives each field in its place (see ``state.build``) in one C call; then
     # the values that are not yet what the field holds are read into them.
     fields = {**_STATE_FIELDS, **data}
     stock_hidden = 0
@@ -171,7 +171,7 @@ def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[P
     reshuffles, hand_number = fields["reshuffles"], fields["hand_number"]
     fields["reshuffles"] = reshuffles if reshuffles.__class__ is int else int(reshuffles)
     fields["hand_number"] = hand_number if hand_number.__class__ is int else int(hand_number)
-    return _made(State, fields), impossible
+    return build(State, fields), impossible
 
 
 # Every field of a state and of a seat at its default, in the dataclass's order (a required one as
@@ -180,21 +180,6 @@ _STATE_FIELDS: dict[str, Any] = {f.name: None if f.default is MISSING else f.def
 _PLAYER_FIELDS: dict[str, Any] = {f.name: None if f.default is MISSING else f.default
                                   for f in dataclass_fields(Player)}
 
-
-_T = TypeVar("_T")
-
-
-def _made(cls: type[_T], fields: dict[str, Any]) -> _T:
-    """An instance of one of the engine's frozen value types whose fields are ``fields``: the dict
-    itself taken as its attributes, for the reader builds a state and its seats on every request
-    (the frozen dataclass ``__init__`` sets each field through ``object.__setattr__``).  ``fields``
-    is the reader's own dict, shared with nothing, and gives every field in the dataclass's order,
-    none other: the interpreter reads the attributes of such an instance as fast as those the
-    constructor sets, and copies it (``state.replace``) fastest; in any other order every read of the
-    engine and the checks is slower (measured: the first turn's adjudication 0.8x of a parse slower)."""
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", fields)
-    return new
 
 
 def _melds(raws: list[Mapping[str, Any]], variant: Variant) -> tuple[tuple[TableMeld, ...], list[Problem]]:
@@ -208,7 +193,6 @@ def _melds(raws: list[Mapping[str, Any]], variant: Variant) -> tuple[tuple[Table
             melds.append(m)
     return tuple(melds), impossible
 
-
 def _player(p: Mapping[str, Any]) -> Player:
     fields = {**_PLAYER_FIELDS, **p}   # (as for the state, above)
     hand = parse_cards(fields["hand"])
@@ -219,8 +203,7 @@ def _player(p: Mapping[str, Any]) -> Player:
     score, calls = fields["score"], fields["calls"]  # (JSON integers, possibly written 2.0)
     fields["score"] = score if score.__class__ is int else int(score)
     fields["calls"] = calls if calls.__class__ is int else int(calls)
-    return _made(Player, fields)
-
+    return build(Player, fields)
 
 def _turn(t: Mapping[str, Any]) -> Turn:
     drawn, must_use = t.get("drawn"), t.get("must_use")
@@ -231,7 +214,6 @@ def _turn(t: Mapping[str, Any]) -> Turn:
                 t.get("must_open", False),
                 t.get("opened_this_turn", False), int(t.get("pending_jokers", 0)), builds,
                 None if must_use is None else parse_card(must_use))
-
 
 def _result(d: Mapping[str, Any]) -> HandResult:
     def table(key: str) -> tuple[tuple[str, int], ...]:

@@ -24,7 +24,7 @@ def test_a_list_of_codes_of_any_length_reads_as_its_cards() -> None:
 
 
 def test_the_reader_gives_the_fields_in_the_dataclass_order() -> None:
-    """(the layout the interpreter reads fastest: see ``wire.state._made``), unseen cards counted or not"""
+    """(the layout the interpreter reads fastest: see ``state.build``), unseen cards counted or not"""
     given = FIRST_TURN["state"]
     partial = {**given, "stock_hidden": 2, "players": [{**given["players"][0], "hidden": 1}] + given["players"][1:]}
     for data in (given, partial):
