@@ -181,7 +181,6 @@ _PLAYER_FIELDS: dict[str, Any] = {f.name: None if f.default is MISSING else f.de
                                   for f in dataclass_fields(Player)}
 
 
-
 def _melds(raws: list[Mapping[str, Any]], variant: Variant) -> tuple[tuple[TableMeld, ...], list[Problem]]:
     """The melds on the table read under ``variant``, and the problem of each that is not a meld."""
     melds, impossible = [], []
