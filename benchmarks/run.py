@@ -16,6 +16,7 @@ case alike and shows as spread rather than as a wrong figure.
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import platform
@@ -513,6 +514,22 @@ def _serve(app: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
 BARE_ECHO = "/bench/echo"  # the route of the bare app and of the referee's echo (benchmarks/wsgi.py) alike
 
 
+def _group_cpu(pgid: int) -> float:
+    """The CPU seconds (user and system) spent so far by process group ``pgid`` (a gunicorn master
+    and its workers), read from /proc: each live process's own, and those of the children it reaped
+    (a worker replaced after its max_requests counts in its master's)."""
+    total = 0
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            with open(stat, "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(fields[2]) == pgid:  # (after the name: state, ppid, pgrp, ...; utime, stime, cutime, cstime at 11-14)
+            total += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
 def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
     """`/v1/adjudicate` and the referee's own echo against the bare echo app (benchmarks/bare.py), the
     two apps served by two gunicorns with the same settings (api/gunicorn_conf.py, the same workers) on
@@ -555,11 +572,19 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
                 "floor": base + FLOOR_PATH}
         for url in urls.values():  # every worker answers each before measuring
             load(url, 2)
-        # alternate the loads, so that a slow spell of the machine weighs on each alike
+        # alternate the loads, so that a slow spell of the machine weighs on each alike; beside each
+        # load's rate, the CPU its server spent per request (steadier on a shared machine, whose
+        # stolen time slows the rates but is not counted as the server's CPU time)
+        group = {"bare": procs[0].pid, "echo": procs[1].pid, "adjudicate": procs[1].pid, "floor": procs[1].pid}
         rates: dict[str, list[float]] = {name: [] for name in urls}
+        cpu: dict[str, list[float]] = {name: [] for name in urls}
         for _ in range(rounds):
             for name, url in urls.items():
-                rates[name].append(load(url, seconds))
+                before = _group_cpu(group[name])
+                rate = load(url, seconds)
+                spent = _group_cpu(group[name]) - before
+                rates[name].append(rate)
+                cpu[name].append(spent / (rate * seconds) * 1e6 if rate else 0.0)
         # each round's loads ran back to back, so their ratios are the paired comparisons
         ratio = {name: [r / b if b else 0.0 for b, r in zip(rates["bare"], rates[name])] for name in urls}
         print(f"HTTP through gunicorn on 127.0.0.1 (api/gunicorn_conf.py, {workers} workers per app; {client}; "
@@ -577,6 +602,14 @@ def http(seconds: int, rounds: int, workers: int, connections: int) -> None:
               + ", ".join(f"{b:.0f}/{e:.0f}/{a:.0f}" for b, e, a in zip(rates["bare"], rates["echo"], rates["adjudicate"])))
         line(f"the floor, {FLOOR_PATH} / bare echo", f"{statistics.median(ratio['floor']):10.0%}", "-")
         spread("rounds", [r * 100 for r in ratio["floor"]], ".0f", "%")
+        if all(cpu["bare"]):
+            print("  the servers' CPU time per request (user and system, all processes of each gunicorn; "
+                  "median of the rounds), and the rate it allows against the bare app's:")
+            for name in ("bare", "echo", "adjudicate", "floor"):
+                allowed = [b / c if c else 0.0 for b, c in zip(cpu["bare"], cpu[name])]
+                print(f"    {name:<12} {statistics.median(cpu[name]):8.0f} us per request   "
+                      f"{statistics.median(allowed):6.0%} of the bare app's rate "
+                      f"(rounds {min(allowed):.0%} .. {max(allowed):.0%})")
     finally:
         for proc in procs:
             os.killpg(proc.pid, signal.SIGTERM)
