@@ -67,8 +67,7 @@ else:
 
 def post_worker_init(worker: Any) -> None:
     """The worker has loaded the app (variants, validators and the clause registry, filled by
-    create_app): keep those long-lived objects out of every garbage collection, and collect the
-    young generation less often, since a request makes many short-lived objects and keeps none."""
+    create_app): keep those long-lived objects out of every garbage collection (api/ops.py)."""
     from kalooki_referee.api.ops import settle_collector
 
     settle_collector()
