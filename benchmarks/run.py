@@ -370,6 +370,47 @@ def _hostile_bodies(first_turn: dict[str, Any]) -> dict[str, tuple[str, bytes]]:
     return {name: ("/v1/adjudicate", body) for name, body in bodies.items()}
 
 
+def stages(steps: int) -> None:
+    """Where the referee's own work on README's first-turn request goes, stage by stage, outside
+    Flask: each stage timed once per step between the others (as a request runs them, not warm in a
+    loop), in parses of the body timed in the same step; the medians over ``steps`` steps."""
+    from kalooki_referee.api import openapi, requests
+    from kalooki_referee.api.wire import plain, repeated_names
+    from kalooki_referee.rules.invariants import check_state
+    from kalooki_referee.rules.wire.state import read_state
+    from kalooki_referee.rules.wire.verdicts import verdict_wire
+
+    body = orjson.loads(BODY)
+    req = requests.adjudicate_request(body)
+    assert isinstance(req, requests.HandRequest)
+    verdict = adjudicate(req.variant, req.state, req.action)
+    parts: dict[str, Callable[[], object]] = {
+        "shape and names checked (api.wire.decode - parse)":
+            lambda: (openapi.is_valid("AdjudicateRequest", body), repeated_names(BODY, body)),
+        "state read (rules/wire/state.py)": lambda: read_state(body["state"], req.variant),
+        "position checked (rules/invariants.py)": lambda: check_state(req.state, req.variant),
+        "action read (rules/wire/actions.py)": lambda: action_from_dict(body["action"]),
+        "turn adjudicated (rules/engine.py)": lambda: adjudicate(req.variant, req.state, req.action),
+        "answer written (verdict_wire, orjson.dumps)":
+            lambda: orjson.dumps(verdict_wire(verdict), default=plain, option=orjson.OPT_SORT_KEYS),
+    }
+    clock = time.perf_counter_ns
+    ratios: dict[str, list[float]] = {name: [] for name in parts}
+    for _ in range(steps):
+        t0 = clock()
+        orjson.loads(BODY)
+        parse = clock() - t0
+        for name, fn in parts.items():
+            t0 = clock()
+            fn()
+            ratios[name].append((clock() - t0) / parse)
+    print(f"Where the referee's own work goes, outside Flask (each stage once per step between the others, in "
+          f"parses of the body timed in the same step; medians of {steps} steps)")
+    for name, values in ratios.items():
+        line(name, f"{statistics.median(values):8.2f}x", "-")
+    line("the stages together", f"{sum(statistics.median(v) for v in ratios.values()):8.2f}x", "-")
+
+
 BATCH = 8  # requests per timed sample of the crafted requests
 
 
@@ -671,6 +712,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     in_process()
     requests_in_process(rounds, 150 if args.quick else 300, 15 if args.quick else 25)
+    stages(1000 if args.quick else 4000)
     crafted(3 if args.quick else 7)
     fuzzed(500 if args.quick else 3000)
     if not args.no_http:
