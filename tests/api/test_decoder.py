@@ -110,8 +110,8 @@ def _vector_requests(every: int = 1) -> list[tuple[str, str, bytes]]:
 
 
 def test_the_decoder_and_the_contract_agree_on_a_sample_of_the_vectors_requests():
-    sample = _vector_requests(every=10)
-    assert len(sample) > 100
+    sample = _vector_requests(every=20)
+    assert len(sample) > 80
     for vector_id, path, raw in sample:
         judge(path, raw)
         # the same request with a member the schema does not know: both refuse it
@@ -122,7 +122,7 @@ def test_the_decoder_and_the_contract_agree_on_a_sample_of_the_vectors_requests(
 
 
 def test_the_decoder_and_the_contract_agree_on_the_fuzz_corpus():
-    for _, path, raw in mutated_requests(seed=15, count=400):
+    for _, path, raw in mutated_requests(seed=15, count=200):
         judge(path, raw)
 
 
@@ -158,7 +158,7 @@ def _generated(mode: schemathesis.GenerationMode, examples: int):
 @pytest.mark.parametrize("mode", [schemathesis.GenerationMode.POSITIVE, schemathesis.GenerationMode.NEGATIVE],
                          ids=["valid", "breaking"])
 def test_the_decoder_and_the_contract_agree_on_generated_bodies(path, mode):
-    _generated(mode, 8)(path)
+    _generated(mode, 4)(path)
 
 
 @pytest.mark.slow
