@@ -301,7 +301,7 @@ def _cut_over_their_size(component: str, cut: list[tuple[str, int, int]], found:
     place allows (a size the cut copy no longer shows), unless already named."""
     named = {p.pointer for p in found}
     out = []
-    for where, length, _ in cut:
+    for where, length, _ in cut[:MAX_PROBLEMS]:  # (a bounded count of schema walks, whatever the body)
         most = most_items(component, [_unescape(part) for part in where.split("/")[1:]])
         if most is not None and length > most and where not in named:
             out.append(Problem(where, f"a list of {length} items: this list holds at most {most}"))
