@@ -12,6 +12,7 @@ from ..actions import (Action, Allow, Announce, Build, Call, Challenge, Discard,
 from ..cards import parse_card
 from ..errors import MalformedInput, Problem
 from ..melds import Token, parse_token
+from ..state import build
 
 # -- read -------------------------------------------------------------------------------------------
 # Reading trusts the shape: every request was checked against openapi.yaml at the edge (the
@@ -32,33 +33,20 @@ def _build(data: Mapping[str, Any], who: str | None) -> Build:
 
 
 # The actions of a plain turn (a whole turn, a draw, a discard) are read on most requests: each is
-# made as a fresh instance whose fields are filled in, which costs about half of the frozen
-# dataclass's ``__init__`` (one ``object.__setattr__`` per field).  Every field is given.
+# made by ``state.build`` from every one of its fields, in order, which costs about half of the
+# frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field).
 
 def _draw(data: Mapping[str, Any], who: str | None) -> Draw:
     card = data.get("card")
-    draw = object.__new__(Draw)
-    fields = draw.__dict__
-    fields["source"] = data["source"]
-    fields["card"] = None if card is None else parse_card(card)
-    fields["player"] = who
-    return draw
+    return build(Draw, {"source": data["source"], "card": None if card is None else parse_card(card), "player": who})
 
 
 def _discard(data: Mapping[str, Any], who: str | None) -> Discard:
-    discard = object.__new__(Discard)
-    fields = discard.__dict__
-    fields["card"] = parse_card(data["card"])
-    fields["player"] = who
-    return discard
+    return build(Discard, {"card": parse_card(data["card"]), "player": who})
 
 
 def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
-    turn = object.__new__(TurnAction)
-    fields = turn.__dict__
-    fields["actions"] = tuple([action_from_dict(step) for step in data["actions"]])
-    fields["player"] = who
-    return turn
+    return build(TurnAction, {"actions": tuple([action_from_dict(step) for step in data["actions"]]), "player": who})
 
 
 def _swap(data: Mapping[str, Any], who: str | None) -> SwapJoker:
