@@ -55,6 +55,11 @@ CACHE_NEVER = "no-store"
 # icons), no plugins, and framing by this origin only.
 CONTENT_SECURITY_POLICY = ("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
                            "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'self'")
+# A JSON answer (verdicts, problems, probes) is data, never a document a browser should render or
+# frame: nothing may load from it and nobody may frame it (the pair OWASP's REST security cheat
+# sheet gives for APIs).  It is also the short one, which matters: the server checks every header
+# byte by byte on every answer.
+JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
 
 # The metrics.  In gunicorn every worker writes its own figures to files in PROMETHEUS_MULTIPROC_DIR
 # (set up by api/gunicorn_conf.py) and /metrics sums them over the workers; in a single process (the
@@ -158,7 +163,9 @@ def _install_cors(app: Flask) -> None:
 # The headers every answer carries after its request id, as (name, value) pairs werkzeug would
 # store: constants, so they are appended as they are, not checked one by one on every answer.
 _SECURITY = (("Content-Security-Policy", CONTENT_SECURITY_POLICY), ("X-Frame-Options", "SAMEORIGIN"))
+_JSON_SECURITY = (("Content-Security-Policy", JSON_CONTENT_SECURITY_POLICY), ("X-Frame-Options", "DENY"))
 _NOSNIFF = ("X-Content-Type-Options", "nosniff")
+_JSON_TYPES = frozenset({"application/json", "application/problem+json"})
 
 
 def _headers(response: Response, rid: str, route: str, method: str) -> None:
@@ -166,14 +173,28 @@ def _headers(response: Response, rid: str, route: str, method: str) -> None:
     # (appended to werkzeug's list of pairs directly: `add` would check each constant for newlines on
     # every answer; the request id is a checked token, see _SANE_REQUEST_ID, or one made here)
     pairs = response.headers._list
+    # a route may set its own Cache-Control (static files) or policy (the page); (looked for in the
+    # pairs: werkzeug's `in` raises and catches an HTTP exception for each name it does not find)
+    cached = policy = False
+    security = _SECURITY
+    for name, value in pairs:
+        lowered = name.lower()
+        if lowered == "content-type":
+            if value in _JSON_TYPES:
+                security = _JSON_SECURITY
+        elif lowered == "cache-control":
+            cached = True
+        elif lowered == "content-security-policy":
+            policy = True
     pairs.append((REQUEST_ID_HEADER, rid))
     pairs.append(_NOSNIFF)
-    # a route may set its own (static files); (looked for in the pairs: werkzeug's `in` raises and
-    # catches an HTTP exception for each name it does not find)
-    if not any(name.lower() == "cache-control" for name, _ in pairs):
+    if not cached:
         pairs.append(("Cache-Control", CACHE_PUBLIC if route in CACHEABLE_ROUTES and response.status_code == 200
                       and method in ("GET", "HEAD") else CACHE_NEVER))
-    pairs += _SECURITY
+    if policy:  # the route's own policy stands alone (two policies would both be enforced)
+        pairs.append(security[1])
+    else:
+        pairs += security
 
 
 def fresh_request_id() -> str:

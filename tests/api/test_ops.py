@@ -240,11 +240,15 @@ def test_security_and_caching_headers(client):
     answers["POST /v1/adjudicate"] = post(client, "/v1/adjudicate", FIRST_TURN)
     answers["POST 422"] = post(client, "/v1/adjudicate", b'{"variant": "british"}')
     answers["POST 400"] = post(client, "/v1/adjudicate", b"{")
+    answers["GET /docs"] = client.get("/docs")
     for name, r in answers.items():
         assert r.headers["X-Content-Type-Options"] == "nosniff", name
-        assert r.headers["X-Frame-Options"] == "SAMEORIGIN", name
-        csp = r.headers["Content-Security-Policy"]
-        assert "default-src 'self'" in csp and "frame-ancestors 'self'" in csp, name
+        [csp] = r.headers.getlist("Content-Security-Policy")
+        if r.mimetype in ("application/json", "application/problem+json"):  # data: nothing loads, nobody frames
+            assert csp == "default-src 'none'; frame-ancestors 'none'" and r.headers["X-Frame-Options"] == "DENY", name
+        else:  # documents of this origin (Swagger UI, openapi.yaml, metrics)
+            assert "default-src 'self'" in csp and "frame-ancestors 'self'" in csp, name
+            assert r.headers["X-Frame-Options"] == "SAMEORIGIN", name
         cache = r.headers["Cache-Control"]
         if name in CACHED:
             assert r.status_code == 200 and re.fullmatch(r"public, max-age=\d+", cache), name

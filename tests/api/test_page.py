@@ -8,6 +8,8 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+from kalooki_referee.api.page import CONTENT_SECURITY_POLICY
+
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "api" / "static"
 
@@ -44,7 +46,9 @@ def test_the_page_and_its_assets_are_served_with_their_content_types(client):
     page = client.get("/")
     assert page.status_code == 200
     assert page.mimetype == "text/html" and page.mimetype_params.get("charset") == "utf-8"
-    assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+    # its own policy alone (two would both be enforced), with framing refused
+    assert page.headers.getlist("Content-Security-Policy") == [CONTENT_SECURITY_POLICY]
+    assert "default-src 'self'" in CONTENT_SECURITY_POLICY and "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
     refs = _references(page.get_data(as_text=True))
     assets = [v for tag, name, v in refs if (tag, name) in (("script", "src"), ("link", "href"))]
     assert len(assets) >= 3  # the stylesheet, the card pictures, the page's script
