@@ -9,13 +9,25 @@ POST /v1/adjudicate with that body, the echo on the referee's app, what runs aro
 ((echo - bare echo)), the referee's own work ((adjudicate - echo), also in parses), the
 floor's (benchmarks/wsgi.py: the least any handling of that request costs on this design), and the
 legal-actions worst case of benchmarks.run.  Each case takes about half a minute.
+
+    .venv/bin/python -m benchmarks.instructions --http     # the same over HTTP (about five minutes)
+
+counts instead what a gunicorn worker spends per request served over HTTP: the bare echo app and the
+referee (benchmarks/wsgi.py) each served by gunicorn with api/gunicorn_conf.py (one worker, never
+replaced) under callgrind, counting on only while one route's requests are answered, the client (one
+kept-alive connection) outside valgrind.  This is the issue's HTTP figure without the machine's
+noise: the bare app's count over each route's is the share of its throughput that route allows on
+one core.
 """
 from __future__ import annotations
 
 import argparse
+import glob
+import http.client
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -86,9 +98,107 @@ def _count(case: str, calls: int) -> int:
     return int(found.group(1))
 
 
+HTTP_CALLS = 200  # requests counted per route over HTTP
+HTTP_WARM = 30  # requests answered uncounted first, on the same connection
+
+
+def _post(conn: http.client.HTTPConnection, path: str) -> None:
+    from benchmarks.run import BODY
+
+    conn.request("POST", path, body=BODY, headers={"Content-Type": "application/json"})
+    answer = conn.getresponse()
+    answer.read()
+    if answer.status != 200:
+        raise RuntimeError(f"POST {path} answered {answer.status}")
+
+
+def _served_counts(app: str, paths: list[str]) -> dict[str, float]:
+    """Instructions per request of each of ``paths``, spent by the one gunicorn worker serving ``app``
+    under callgrind (the master, idle, is not counted)."""
+    from benchmarks.run import _free_port
+
+    folder = tempfile.mkdtemp(prefix="kalooki-instructions-")
+    port = _free_port()
+    env = {**os.environ, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": "1", "KALOOKI_MAX_REQUESTS": "0"}
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)  # (the server's own, as when served)
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    proc = subprocess.Popen(["valgrind", "--tool=callgrind", "--trace-children=yes", "--instr-atstart=no",
+                             f"--callgrind-out-file={folder}/out.%p", str(gunicorn),
+                             "-c", "python:kalooki_referee.api.gunicorn_conf", app],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)
+    try:
+        conn = None
+        for _ in range(1200):  # (the app loads under valgrind: a minute or two)
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                _post(conn, paths[0])
+                break
+            except (OSError, http.client.HTTPException):
+                conn = None
+                time.sleep(0.25)
+        if conn is None:
+            raise RuntimeError(f"gunicorn serving {app} under valgrind never answered")
+        found = subprocess.run(["pgrep", "-P", str(proc.pid)], check=False, capture_output=True, text=True).stdout.split()
+        if len(found) != 1:
+            raise RuntimeError(f"expected one worker of {app}, found {found}")
+        worker = found[0]
+        counts = {}
+        for path in paths:
+            for _ in range(HTTP_WARM):
+                _post(conn, path)
+            subprocess.run(["callgrind_control", "-i", "on", worker], check=True, capture_output=True)
+            for _ in range(HTTP_CALLS):
+                _post(conn, path)
+            subprocess.run(["callgrind_control", "-i", "off", worker], check=True, capture_output=True)
+            counts[path] = _dumped(folder, worker) / HTTP_CALLS
+        return counts
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _dumped(folder: str, worker: str) -> int:
+    """The instructions counted since the worker's last dump (a dump zeroes the counts): dumped now,
+    read from its file's ``totals:`` line, the file then removed."""
+    subprocess.run(["callgrind_control", "-d", worker], check=True, capture_output=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        for name in glob.glob(os.path.join(folder, f"out.{worker}.*")):
+            with open(name) as f:
+                total = next((int(ln.split()[1]) for ln in f if ln.startswith("totals:")), None)
+            if total is not None:
+                os.remove(name)
+                return total
+        time.sleep(0.2)
+    raise RuntimeError("callgrind wrote no dump")
+
+
+def http_main() -> None:
+    bare = _served_counts("benchmarks.bare:create()", ["/bench/echo"])["/bench/echo"]
+    referee = _served_counts("benchmarks.wsgi:create()", ["/bench/echo", "/bench/floor", "/v1/adjudicate"])
+    echo, floor, adjudicate = referee["/bench/echo"], referee["/bench/floor"], referee["/v1/adjudicate"]
+    print(f"Instructions per request served over HTTP (callgrind, one gunicorn worker, {HTTP_CALLS} requests "
+          f"per route on one kept-alive connection; README's first-turn body)")
+    rows = [("the bare echo app (benchmarks/bare.py)", bare, None),
+            ("the referee's own echo (around every request)", echo, ">= 90%"),
+            ("POST /v1/adjudicate", adjudicate, ">= 80%"),
+            ("the floor, /bench/floor (the least any handling costs)", floor, "-")]
+    for name, count, target in rows:
+        share = "" if target is None else f"   bare / this {bare / count:6.1%}   target {target}"
+        print(f"  {name:<58} {count:>12,.0f}{share}")
+    print(f"  {'around every request: echo - bare':<58} {echo - bare:>12,.0f}")
+    print(f"  {'the referee own work: adjudicate - echo':<58} {adjudicate - echo:>12,.0f}")
+    print(f"  {'the floor beyond the echo: floor - echo':<58} {floor - echo:>12,.0f}")
+    print(f"  the floor with nothing around the request, bare / (bare + floor - echo): "
+          f"{bare / (bare + floor - echo):.1%} (the most any handling of this request could allow)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--worker", nargs=3, metavar=("CASE", "CALLS", "FLAG"), help=argparse.SUPPRESS)
+    parser.add_argument("--http", action="store_true", help="count a gunicorn worker's instructions per request")
     args = parser.parse_args(argv)
     if args.worker:
         _worker(args.worker[0], int(args.worker[1]), args.worker[2])
@@ -96,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     if not (shutil.which("valgrind") and shutil.which("callgrind_control")):
         print("valgrind not found (apt-get install valgrind)")
         return 1
+    if args.http:
+        http_main()
+        return 0
     total = {case: _count(case, calls) for case, calls in CASES.items()}
     base = total["nothing"]  # what switching counting on and off costs, the same in every case
     per = {case: (total[case] - base) / calls for case, calls in CASES.items() if case != "nothing"}
