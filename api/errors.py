@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from kalooki_referee.rules.errors import RefereeInputError, UnknownVariant
@@ -76,10 +76,14 @@ def bad_query(detail: str) -> Refusal:
     return refusal(400, "Bad query parameter", detail, "bad-query-parameter")
 
 
+# The request's id, in its WSGI environ from the moment the app receives it (api/ops.py).
+REQUEST_ID = "kalooki.request_id"
+
+
 def log_exception(message: str, exc: BaseException) -> None:
     """A log line for an error no handler expected, with the request's id and the traceback (the
     request log of api/ops.py)."""
-    current_app.extensions["kalooki_referee.log"].error(message, request_id=g.get("kalooki_request_id"),
+    current_app.extensions["kalooki_referee.log"].error(message, request_id=request.environ.get(REQUEST_ID),
                                                         method=request.method, path=request.path, exc_info=exc)
 
 

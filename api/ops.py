@@ -23,13 +23,13 @@ from typing import Any, BinaryIO, cast
 
 import orjson
 import structlog
-from flask import Blueprint, Flask, Response, current_app, g, request
+from flask import Blueprint, Flask, Response, current_app, request
 from flask_cors import CORS
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest, multiprocess
 
 from kalooki_referee import __version__
 
-from .errors import problem
+from .errors import REQUEST_ID, problem
 from .warmup import readiness
 from .wire import View, json_answer
 
@@ -67,7 +67,7 @@ JSON_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'"
 REQUESTS = Counter("kalooki_http_requests", "HTTP requests answered, by route template, method and status",
                    ["route", "method", "status"])
 LATENCY = Histogram("kalooki_http_request_duration_seconds",
-                    "Time from routing a request to its answer, by route template and method", ["route", "method"],
+                    "Time from a request's arrival at the app to its answer, by route template and method", ["route", "method"],
                     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
 VERDICTS = Counter("kalooki_verdicts", "Verdicts given, by endpoint and outcome (legal, illegal or undetermined)",
                    ["endpoint", "outcome"])
@@ -80,7 +80,7 @@ _METHODS = frozenset({"GET", "HEAD", "POST", "OPTIONS"})  # any other method is 
 def note_verdict(legal: bool | None) -> None:
     """Record the outcome of the verdict this request gives (legal, illegal, or undetermined where
     it depends on cards nobody listed): counted per endpoint and written in the request's log line."""
-    g.kalooki_outcome = "undetermined" if legal is None else "legal" if legal else "illegal"
+    request.environ[_OUTCOME] = "undetermined" if legal is None else "legal" if legal else "illegal"
 
 
 class _UtcTime:
@@ -120,12 +120,6 @@ def cors_origins(value: str) -> str | list[str]:
     return [origin.strip() for origin in value.split(",") if origin.strip()]
 
 
-def _only_with_origin(hook: Callable[[Response], Response]) -> Callable[[Response], Response]:
-    def with_origin(response: Response) -> Response:
-        return hook(response) if "HTTP_ORIGIN" in request.environ else response
-    return with_origin
-
-
 def _metrics_registry() -> CollectorRegistry:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
@@ -140,29 +134,28 @@ def install(app: Flask) -> None:
     log = request_logger(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer)
     app.extensions["kalooki_referee.log"] = log
     app.extensions["kalooki_referee.metrics"] = _metrics_registry()
-    _install_cors(app)
-    recorder = _Recorder(_RequestLog(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer))
-    app.before_request(recorder.start)
+    recorder = _Recorder(_RequestLog(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer), _cors_hooks(app))
     app.after_request(recorder.finish)
-    app.wsgi_app = _sent_with(app.wsgi_app)  # type: ignore[method-assign]
+    app.wsgi_app = _around(app.wsgi_app)  # type: ignore[method-assign]
 
 
-def _install_cors(app: Flask) -> None:
+def _cors_hooks(app: Flask) -> tuple[Callable[[Response], Response], ...]:
+    """flask-cors set up on ``app``; its answer hooks, which ``_Recorder.finish`` calls itself and only
+    for a request that carries an Origin (what browsers send cross-origin): other clients get the same
+    answer as without CORS, byte for byte."""
     origins = cors_origins(app.config.get(CORS_ORIGINS_ENV, os.environ.get(CORS_ORIGINS_ENV, DEFAULT_CORS_ORIGINS)))
-    # Headers only for a request that carries an Origin (what browsers send cross-origin): other
-    # clients get the same answer as before, byte for byte.
     hooks = app.after_request_funcs.setdefault(None, [])
     before_cors = list(hooks)
     CORS(app, origins=origins, send_wildcard=origins == "*", always_send=False, methods=["GET", "POST"],
          allow_headers=["Content-Type", REQUEST_ID_HEADER], expose_headers=[REQUEST_ID_HEADER],
          max_age=CORS_MAX_AGE)
-    # flask-cors adds nothing to an answer for a request without an Origin; its hook is skipped then
-    hooks[:] = before_cors + [_only_with_origin(cast(Callable[[Response], Response], hook))
-                              for hook in hooks if hook not in before_cors]
+    added = tuple(cast(Callable[[Response], Response], hook) for hook in hooks if hook not in before_cors)
+    hooks[:] = before_cors
+    return added
 
 
 # The headers every answer carries after its request id: constant (name, value) pairs, sent as they
-# are (``_sent_with``), not checked one by one on every answer.
+# are (``_around``), not checked one by one on every answer.
 _SECURITY = (("Content-Security-Policy", CONTENT_SECURITY_POLICY), ("X-Frame-Options", "SAMEORIGIN"))
 _JSON_SECURITY = (("Content-Security-Policy", JSON_CONTENT_SECURITY_POLICY), ("X-Frame-Options", "DENY"))
 _NOSNIFF = ("X-Content-Type-Options", "nosniff")
@@ -170,7 +163,7 @@ _JSON_TYPES = frozenset({"application/json", "application/problem+json"})
 
 
 def _headers(response: Response, rid: str, route: str, method: str) -> list[tuple[str, str]]:
-    """The request id and the security and caching headers every answer carries (``_sent_with``
+    """The request id and the security and caching headers every answer carries (``_around``
     sends them)."""
     # a route may set its own Cache-Control (static files) or policy (the page); (looked for in the
     # pairs: werkzeug's `in` raises and catches an HTTP exception for each name it does not find)
@@ -196,15 +189,25 @@ def _headers(response: Response, rid: str, route: str, method: str) -> list[tupl
     return pairs
 
 
-_SEND = "kalooki.headers"  # the environ key under which an answer's own headers wait to be sent
+# What a request's handling leaves in its WSGI environ for the others: when it started and its id
+# (``_around``), its verdict's outcome (``note_verdict``), and its answer's own headers (``finish``).
+_STARTED, _OUTCOME, _SEND = "kalooki.started", "kalooki.outcome", "kalooki.headers"
 
 
-def _sent_with(wsgi_app: Callable[..., Any]) -> Callable[..., Any]:
-    """``wsgi_app`` sending, after the headers of each answer, those ``_headers`` gave it.  They are
-    added to the list handed to the server, not to the response's headers: werkzeug would copy and
-    check the response's every header again on its way out, and these are constants or a checked
-    token (the request id, see _SANE_REQUEST_ID), about a fifth of what the app adds around a request."""
+def _around(wsgi_app: Callable[..., Any]) -> Callable[..., Any]:
+    """``wsgi_app`` with each request's start time and id noted before the app sees it, and its
+    answer's own headers (``_headers``, left by ``_Recorder.finish``) sent after the app's.
+
+    Both are kept in the environ rather than in Flask's ``g``: each read of ``g`` or ``request`` is a
+    context look-up.  The headers are added to the list handed to the server, not to the response's:
+    werkzeug would copy and check the response's every header again on its way out, and these are
+    constants or a checked token (the request id, see _SANE_REQUEST_ID)."""
     def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        environ[_STARTED] = perf_counter()
+        incoming = environ.get("HTTP_X_REQUEST_ID")
+        environ[REQUEST_ID] = (incoming if incoming is not None and _SANE_REQUEST_ID.fullmatch(incoming)
+                               else fresh_request_id())
+
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             headers += environ.pop(_SEND, ())
             return start_response(status, headers, exc_info)
@@ -237,31 +240,27 @@ class _RequestLog:
 
 
 class _Recorder:
-    """A request's start noted, and at its answer the headers added, the metrics counted and the log
-    line written.  Each metric series is looked up in prometheus-client once, then kept here."""
+    """At a request's answer: CORS (for a request with an Origin), the headers, the metrics and the
+    log line.  Each metric series is looked up in prometheus-client once, then kept here."""
 
-    def __init__(self, log: _RequestLog) -> None:
-        self.log = log
+    def __init__(self, log: _RequestLog, cors: tuple[Callable[[Response], Response], ...]) -> None:
+        self.log, self.cors = log, cors
         self.series_by: dict[tuple[str, str, int], tuple[Any, Any]] = {}
         self.verdicts_by: dict[str, dict[str, Any]] = {}
 
-    def start(self) -> None:
-        ctx = g._get_current_object()
-        ctx.kalooki_started = perf_counter()
-        incoming = request.environ.get("HTTP_X_REQUEST_ID")
-        ctx.kalooki_request_id = (incoming if incoming is not None and _SANE_REQUEST_ID.fullmatch(incoming)
-                                  else fresh_request_id())
-
     def finish(self, response: Response) -> Response:
-        ctx = g._get_current_object()
-        seconds = perf_counter() - ctx.kalooki_started
-        rid = ctx.kalooki_request_id
         req = request._get_current_object()  # type: ignore[attr-defined]
+        environ = req.environ
+        seconds = perf_counter() - environ[_STARTED]
+        if "HTTP_ORIGIN" in environ:
+            for hook in self.cors:
+                response = hook(response)
+        rid = environ[REQUEST_ID]
         rule = req.url_rule
         route = rule.rule if rule is not None else UNMATCHED
         method = req.method if req.method in _METHODS else "other"
         status = response.status_code
-        req.environ[_SEND] = _headers(response, rid, route, method)
+        environ[_SEND] = _headers(response, rid, route, method)
 
         key = (route, method, status)
         series = self.series_by.get(key)
@@ -272,7 +271,7 @@ class _Recorder:
 
         line = {"method": req.method, "path": req.path, "status": status, "duration_ms": round(seconds * 1000, 3),
                 "request_id": rid}
-        outcome = ctx.get("kalooki_outcome")
+        outcome = environ.get(_OUTCOME)
         if outcome is not None:
             verdicts = self.verdicts_by.get(route)
             if verdicts is None:
