@@ -63,17 +63,20 @@ def violation_wire(violation: Violation) -> dict[str, Any]:
 
 def verdict_wire(verdict: Verdict) -> dict[str, Any]:
     """What ``POST /v1/adjudicate`` answers for a hand's action."""
-    result = verdict.result
-    return {
+    result, violations, events = verdict.result, verdict.violations, verdict.events
+    out = {  # (the keys in sorted order, as the answer writes them; no comprehension run on nothing)
+        "events": [event_wire(e) for e in events] if events else [],
         "legal": verdict.legal,
-        "violations": [violation_wire(v) for v in verdict.violations],
-        "state": state_wire(verdict.state),
-        "events": [event_wire(e) for e in verdict.events],
         "result": hand_result_wire(result) if result else None,
-        # only on an answer that depends on unseen cards, so every other answer keeps its bytes
-        **({"undetermined": [violation_wire(u) for u in verdict.undetermined]} if verdict.undetermined else {}),
-        **({"settlement": settlement_wire(verdict.settlement)} if verdict.settlement is not None else {}),
+        "state": state_wire(verdict.state),
+        "violations": [violation_wire(v) for v in violations] if violations else [],
     }
+    # only on an answer that depends on unseen cards, so every other answer keeps its bytes
+    if verdict.undetermined:
+        out["undetermined"] = [violation_wire(u) for u in verdict.undetermined]
+    if verdict.settlement is not None:
+        out["settlement"] = settlement_wire(verdict.settlement)
+    return out
 
 
 def amount_wire(amount: Amount) -> dict[str, Any]:
