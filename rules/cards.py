@@ -100,9 +100,8 @@ _PARSED.update({f"{t}{suit}": Card(10, suit) for t in ("T", "0") for suit in SUI
 
 _CARD_OF = _PARSED.__getitem__
 
-# Each card's code at its place in the canonical order (``Card.order``; None where no card lies): a
-# hand is written sorted by sorting its cards' orders as plain ints and reading their codes here,
-# about an eighth cheaper than sorting the cards by a key.
+# Each card's code at its place in the canonical order (``Card.order``; None where no card lies): the
+# table a hand's codes are sorted by when it is written (rules/wire/state.py, ``players_wire``).
 CODE_AT_ORDER: list[str | None] = [None] * (JOKER.order + 1)
 for _card in _PARSED.values():
     CODE_AT_ORDER[_card.order] = _card.code

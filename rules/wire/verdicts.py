@@ -14,10 +14,12 @@ from .state import hand_result_wire, state_wire
 
 
 def event_wire(event: Event) -> dict[str, Any]:
-    """An event: its ``type`` and its fields, in their order, an optional one left out when None (a
-    tuple stays a tuple: JSON writes it as an array, as a list)."""
+    """An event: its ``type`` and its fields, an optional one left out when None (a tuple stays a
+    tuple: JSON writes it as an array, as a list)."""
+    # (``type`` is read as the class attribute it is; the names come in sorted order, as the answer
+    # writes them: its sort then has the least to do)
     names, optional = _FIELDS.get(event.__class__) or _fields_of(event.__class__)
-    out: dict[str, Any] = {"type": event.type}
+    out: dict[str, Any] = {}
     for name in names:
         out[name] = getattr(event, name)
     for name in optional:
@@ -27,8 +29,9 @@ def event_wire(event: Event) -> dict[str, Any]:
 
 
 def _fields_of(cls: type[Event]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """An event type's fields, and those of them left out when None, read once (``fields()`` is slow)."""
-    names = tuple(f.name for f in fields(cls))
+    """An event type's names on the wire (``type`` and its fields, sorted), and those of its fields
+    left out when None, read once (``fields()`` is slow)."""
+    names = tuple(sorted(["type", *(f.name for f in fields(cls))]))
     _FIELDS[cls] = found = names, tuple(name for name in names if name in cls.optional)
     return found
 
@@ -63,17 +66,20 @@ def violation_wire(violation: Violation) -> dict[str, Any]:
 
 def verdict_wire(verdict: Verdict) -> dict[str, Any]:
     """What ``POST /v1/adjudicate`` answers for a hand's action."""
-    result = verdict.result
-    return {
+    result, violations, events = verdict.result, verdict.violations, verdict.events
+    out = {  # (the keys in sorted order, as the answer writes them; no comprehension run on nothing)
+        "events": [event_wire(e) for e in events] if events else [],
         "legal": verdict.legal,
-        "violations": [violation_wire(v) for v in verdict.violations],
-        "state": state_wire(verdict.state),
-        "events": [event_wire(e) for e in verdict.events],
         "result": hand_result_wire(result) if result else None,
-        # only on an answer that depends on unseen cards, so every other answer keeps its bytes
-        **({"undetermined": [violation_wire(u) for u in verdict.undetermined]} if verdict.undetermined else {}),
-        **({"settlement": settlement_wire(verdict.settlement)} if verdict.settlement is not None else {}),
+        "state": state_wire(verdict.state),
+        "violations": [violation_wire(v) for v in violations] if violations else [],
     }
+    # only on an answer that depends on unseen cards, so every other answer keeps its bytes
+    if verdict.undetermined:
+        out["undetermined"] = [violation_wire(u) for u in verdict.undetermined]
+    if verdict.settlement is not None:
+        out["settlement"] = settlement_wire(verdict.settlement)
+    return out
 
 
 def amount_wire(amount: Amount) -> dict[str, Any]:
