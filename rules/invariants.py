@@ -90,6 +90,8 @@ class Position:
         self.ids = [p.id for p in state.players]
         self.seats = set(self.ids)   # the ids of the players
         self.hands = [p.hand for p in state.players]
+        # the dealer and the player to act are players (several checks ask it)
+        self.seated = state.dealer in self.seats and state.to_act in self.seats
         self.playing = state.phase != PHASE_ENDED
         # before the first play, nothing drawn or laid yet: every hand is as dealt (DEALT_COUNT)
         self.as_dealt = state.first_play and state.phase == PHASE_DRAW
@@ -157,6 +159,13 @@ class Invariant:
     def problems(self, found: Found) -> list[Problem]:
         """What this invariant's check found, as problems carrying its code."""
         return [Problem(where, detail, self.code) for where, detail in found]
+
+
+def seating_amiss(pos: Position) -> bool:
+    """Whether the players' list or the names of the dealer and the player to act can be wrong: one
+    test for the four checks below, which find nothing in almost every position."""
+    players = pos.rules.players
+    return not (pos.seated and len(pos.seats) == len(pos.ids) and players.min <= len(pos.ids) <= players.max)
 
 
 def _player_count(pos: Position) -> Found:
@@ -357,8 +366,7 @@ def _dealer_option(pos: Position) -> Found:
 
 def _first_play_seat(pos: Position) -> Found:
     state = pos.state
-    if (not state.first_play or state.dealer_option or not pos.playing
-            or not (state.dealer in pos.seats and state.to_act in pos.seats)):
+    if not state.first_play or state.dealer_option or not pos.playing or not pos.seated:
         return NONE
     ids = pos.ids
     if state.to_act != ids[(ids.index(state.dealer) + 1) % len(ids)]:   # (State.left_of, on the list of ids)
@@ -542,10 +550,10 @@ def _piles(pos: Position) -> Found:
 
 
 INVARIANTS: tuple[Invariant, ...] = (
-    Invariant("PLAYER_COUNT", PLAYERS_COUNT_TWO_TO_FIVE, _player_count),
-    Invariant("PLAYER_ID_REPEATED", REFEREE_POSITION_REFERENCES, _player_ids),
-    Invariant("DEALER_UNKNOWN", REFEREE_POSITION_REFERENCES, _dealer_named),
-    Invariant("TO_ACT_UNKNOWN", REFEREE_POSITION_REFERENCES, _to_act_named),
+    Invariant("PLAYER_COUNT", PLAYERS_COUNT_TWO_TO_FIVE, _player_count, seating_amiss),
+    Invariant("PLAYER_ID_REPEATED", REFEREE_POSITION_REFERENCES, _player_ids, seating_amiss),
+    Invariant("DEALER_UNKNOWN", REFEREE_POSITION_REFERENCES, _dealer_named, seating_amiss),
+    Invariant("TO_ACT_UNKNOWN", REFEREE_POSITION_REFERENCES, _to_act_named, seating_amiss),
     Invariant("UNSEEN_COUNT", REFEREE_CARDS_CONSERVED, _unseen_count, off_the_pack),
     Invariant("CARD_MISSING", REFEREE_CARDS_CONSERVED, _card_missing, off_the_pack),
     Invariant("CARD_EXCESS", REFEREE_CARDS_CONSERVED, _card_excess, off_the_pack),

@@ -211,14 +211,16 @@ def _melds(raws: list[Mapping[str, Any]], variant: Variant) -> tuple[tuple[Table
 
 def _player(p: Mapping[str, Any]) -> Player:
     fields = {**_PLAYER_FIELDS, **p}   # (as for the state, above)
-    hand = parse_cards(fields["hand"])
     if "hidden" in fields:  # (the one name that is no field: its count made unseen cards)
-        hand += (UNSEEN,) * int(fields.pop("hidden"))
+        fields["hand"] = parse_cards(fields["hand"]) + (UNSEEN,) * int(fields.pop("hidden"))
         fields = dict(fields)  # (copied without the gap the name left)
-    fields["hand"] = hand
-    score, calls = fields["score"], fields["calls"]  # (JSON integers, possibly written 2.0)
-    fields["score"] = score if score.__class__ is int else int(score)
-    fields["calls"] = calls if calls.__class__ is int else int(calls)
+    else:
+        fields["hand"] = parse_cards(fields["hand"])
+    # (JSON integers, possibly written 2.0: written back only where one is not an int)
+    if fields["score"].__class__ is not int:
+        fields["score"] = int(fields["score"])
+    if fields["calls"].__class__ is not int:
+        fields["calls"] = int(fields["calls"])
     return build(Player, fields)
 
 def _turn(t: Mapping[str, Any]) -> Turn:
