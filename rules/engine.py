@@ -45,7 +45,7 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
 from .state import (FRESH_TURN, FROM_DISCARD, FROM_STOCK, PHASE_DRAW, PHASE_ENDED, PHASE_PLAY, Announcement,
-                    HandResult, Player, State, TableMeld, build, free_meld_id, replace, unaccounted)
+                    HandResult, Player, State, TableMeld, Turn, build, free_meld_id, replace, unaccounted)
 from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
@@ -232,15 +232,6 @@ def is_legal(variant: Variant, state: State, action: Action) -> bool:
 
 # -------------------------------------------------------------------------------------------
 
-def _actor(state: State, action: Action, at: str) -> str:
-    who = action.player
-    if who is not None and who not in {p.id for p in state.players}:
-        raise MalformedInput(Problem(at + "/player", f"{who!r} is not a player in the state"))
-    if isinstance(action, Announce):
-        return who or (state.announcement.player if state.announcement else state.to_act)
-    return who or state.to_act
-
-
 # -- the turn machine ---------------------------------------------------------------------------
 # Every action passes through ``_apply``: ``_gate`` checks, in this one place, the phase, whose move
 # it is and every obligation that spans the steps of a turn (a released joker to place, a taken
@@ -283,9 +274,14 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
     if state.phase == PHASE_ENDED:
         raise Illegal(BUILD_NONE_AFTER_SOMEONE_GOES_OUT,
                       "the hand is over: no one may draw, meld, build or discard after it ends")
-    actor = _actor(state, action, at)
-    if isinstance(action, (Announce, Call, Penalty, Challenge)):
-        return actor  # made whoever is to act (see _announce, _call, _penalty, _challenge)
+    who = action.player  # the actor: the player named, else the player to act (else the one owing an announcement)
+    if who is not None and who not in {p.id for p in state.players}:
+        raise MalformedInput(Problem(at + "/player", f"{who!r} is not a player in the state"))
+    if isinstance(action, (Announce, Call, Penalty, Challenge)):  # made whoever is to act (see _announce, _call...)
+        if isinstance(action, Announce):
+            return who or (state.announcement.player if state.announcement else state.to_act)
+        return who or state.to_act
+    actor = who or state.to_act
     if actor != state.to_act:
         raise Illegal(TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE, f"it is {state.to_act}'s turn, not {actor}'s",
                       waived=_as_if_their_turn(state, actor, action))
@@ -417,7 +413,8 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         silent = state.announcement.player
         state = replace(state.with_player(silent, barred=True), announcement=None)
         events.append(ev.AnnouncementMissed(silent))
-    player = state.current
+    seat = state.index(state.to_act)
+    player = state.players[seat]
     must_open, must_use = False, None
     if state.calls:  # a call waits: allow it, or (not laid down) take the card, which refuses it
         if player.opened:
@@ -455,9 +452,11 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         card, stock, discard = top, state.stock, state.discard[1:]
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     source = FROM_STOCK if action.source == "stock" else FROM_DISCARD  # anything else is read as the discard pile
-    return replace(state, players=state.players_with(player.id, hand=player.hand + (card,)), phase=PHASE_PLAY,
-                   turn=replace(FRESH_TURN, drawn=card, source=source, must_open=must_open,
-                                must_use=must_use), stock_owed=False, stock=stock, discard=discard)
+    # the new turn made whole by ``build`` (every field, in order), not as a copy of FRESH_TURN
+    turn = build(Turn, {"drawn": card, "source": source, "must_open": must_open, "opened_this_turn": False,
+                        "pending_jokers": 0, "builds": (), "must_use": must_use})
+    return replace(state, players=state.seated(seat, replace(player, hand=player.hand + (card,))), phase=PHASE_PLAY,
+                   turn=turn, stock_owed=False, stock=stock, discard=discard)
 
 
 def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
@@ -472,6 +471,9 @@ def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> 
         pass  # the dealer's exchange: no obligation comes with it
     elif not player.opened and rules.discard_before_opening == "free":
         pass  # taken freely before laying down, with nothing owed
+    elif not player.opened and ((state.first_play and rules.first_play_free_upcard)
+                                or (state.first_round and rules.free_discard_first_round)):
+        pass  # a free upcard or first round: nothing owed
     elif not player.opened:
         must_open, must_use = _opening_owed(variant, state, player, top)
     elif rules.taken_discard != "keep":
@@ -488,11 +490,10 @@ def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> 
 
 
 def _opening_owed(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
-    """``player``, to act and not opened, takes the discard ``top``: whether the opening is owed in this
-    turn (not for a free upcard or first round) and with that card; Illegal where no opening is possible."""
+    """``player``, to act and not opened, takes the discard ``top`` (neither a free upcard nor in a free
+    first round): the opening is owed in this turn, and whether with that card; Illegal where no opening
+    is possible."""
     rules = variant.rules.draw
-    if (state.first_play and rules.first_play_free_upcard) or (state.first_round and rules.free_discard_first_round):
-        return False, None  # a free upcard or first round: nothing owed
     in_opening = rules.discard_before_opening == "in_opening" or rules.taken_discard != "keep"
     hand = seen(player.hand) + (top,)
     if not _opening_possible(variant, hand, top if in_opening else None, state.melds):
@@ -1042,8 +1043,14 @@ def _swap_set_one(variant: Variant, meld: Meld, naturals: Sequence[Card]) -> Mel
 @enforces(TURN_MELDING_OPTIONAL, DISCARD_JAMAICAN_ANY_OTHER_CARD, STOCK_RESHUFFLE_ONCE,
           STOCK_SECOND_EXHAUSTION_VOIDS_HAND, STOCK_NO_RESHUFFLE_VARIANT)
 def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Event]) -> State:
-    player = state.current
-    hand = _take(variant, state, player.hand, [action.card], "discard")
+    seat = state.index(state.to_act)
+    player = state.players[seat]
+    hand = player.hand
+    if action.card in hand:  # the one card taken out of the tuple by slicing: not through _take's list
+        at = hand.index(action.card)
+        hand = hand[:at] + hand[at + 1:]
+    else:
+        hand = _take(variant, state, hand, [action.card], "discard")
     rules = variant.rules.discarding
     if action.card.is_joker and not rules.joker and not (rules.only_jokers == OnlyJokers.DISCARD
                                                          and _only_jokers(variant, state)):
@@ -1055,11 +1062,11 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
         if player.barred:
             raise Illegal(WARNING_ANNOUNCE_ONE_TO_THREE_CARDS,
                           "a player who did not announce their last cards may not go out on this turn")
-        return _hand_won(variant, replace(state, players=state.players_with(player.id, hand=hand), discard=discard),
-                         player.id, events)
+        return _hand_won(variant, replace(state, players=state.seated(seat, replace(player, hand=hand)),
+                                          discard=discard), player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    return _end_turn(variant, state, {"players": state.players_with(player.id, hand=hand, barred=False),
+    return _end_turn(variant, state, {"players": state.seated(seat, replace(player, hand=hand, barred=False)),
                                       "discard": discard, "announcement": announcement}, events)
 
 
@@ -1084,8 +1091,15 @@ def _end_turn(variant: Variant, state: State, changes: dict[str, object], events
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or actor != state.dealer)
-    return replace(state, **changes, to_act=state.left_of(actor), phase=PHASE_DRAW, turn=FRESH_TURN,
-                   first_play=state.dealer_option, dealer_option=False, first_round=first_round)
+    fields = state.__dict__.copy()  # (set item by item: cheaper than replace's keyword arguments)
+    fields.update(changes)
+    fields["to_act"] = state.left_of(actor)
+    fields["phase"] = PHASE_DRAW
+    fields["turn"] = FRESH_TURN
+    fields["first_play"] = state.dealer_option
+    fields["dealer_option"] = False
+    fields["first_round"] = first_round
+    return build(State, fields)
 
 
 # KALOOKIE_DEFINITION: a hand won on the turn the winner opened is a kalookie

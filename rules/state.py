@@ -193,9 +193,13 @@ class State:
     def players_with(self, player_id: str, **changes: Any) -> tuple[Player, ...]:
         """The seats with ``changes`` made to ``player_id``'s (to change it with other fields at once)."""
         i = self.index(player_id)
-        players = list(self.players)
-        players[i] = replace(players[i], **changes)
-        return tuple(players)
+        return self.seated(i, replace(self.players[i], **changes))
+
+    def seated(self, seat: int, player: Player) -> tuple[Player, ...]:
+        """The seats with ``player`` in the ``seat``-th (for the turn machine, which has the index of
+        the player to act at hand: no second look-up)."""
+        players = self.players
+        return players[:seat] + (player,) + players[seat + 1:]
 
     def with_meld(self, table_meld: TableMeld) -> "State":
         """The state with the meld of ``table_meld``'s id, already on the table, replaced by it (new
