@@ -10,7 +10,7 @@ POST /v1/adjudicate with that body, the echo on the referee's app, what runs aro
 floor's (benchmarks/wsgi.py: the least any handling of that request costs on this design), and the
 legal-actions worst case of benchmarks.run.  Each case takes about half a minute.
 
-    .venv/bin/python -m benchmarks.instructions --http     # the same over HTTP (about five minutes)
+    .venv/bin/python -m benchmarks.instructions --http     # the same over HTTP (a few minutes)
 
 counts instead what a gunicorn worker spends per request served over HTTP: the bare echo app and the
 referee (benchmarks/wsgi.py) each served by gunicorn with api/gunicorn_conf.py (one worker, never
