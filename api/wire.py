@@ -27,6 +27,10 @@ from .errors import Refusal, bad_query, refusal
 from .openapi import MAX_PROBLEMS
 
 MAX_BODY_BYTES = 1 * 1024 * 1024
+# Set in a request's WSGI environ by a server that hands the app the body whole, at most
+# MAX_BODY_BYTES and one byte, as its ``wsgi.input`` (api/worker.py): the app then reads that input
+# as it is, not through werkzeug's stream guarding a limit the server already kept.
+WHOLE_BODY = "kalooki.whole_body"
 MAX_JSON_DEPTH = 32  # the deepest valid request (a turn's swap_joker placing a meld) is under 10
 
 View = Callable[..., Response]

@@ -31,7 +31,7 @@ ASGICall = Callable[..., Any]
 from gunicorn.asgi.protocol import ASGIProtocol
 from gunicorn.workers import gasgi
 
-from .wire import MAX_BODY_BYTES
+from .wire import MAX_BODY_BYTES, WHOLE_BODY
 
 HEAD_SECONDS = float(os.environ.get("KALOOKI_HEAD_SECONDS", 10))
 BODY_SECONDS = float(os.environ.get("KALOOKI_BODY_SECONDS", 20))
@@ -139,6 +139,7 @@ def wsgi_environ(scope: dict[str, Any], body: bytes, multiprocess: bool) -> dict
         "wsgi.version": (1, 0), "wsgi.url_scheme": scope.get("scheme", "http"),
         "wsgi.input": io.BytesIO(body), "wsgi.errors": sys.stderr, "wsgi.input_terminated": True,
         "wsgi.multithread": False, "wsgi.multiprocess": multiprocess, "wsgi.run_once": False,
+        WHOLE_BODY: True,  # (the body was read whole and cut at the limit and one byte: see WholeRequests)
     }
     if client:
         environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = str(client[0]), str(client[1])

@@ -412,3 +412,23 @@ def test_the_worker_reads_no_more_than_one_byte_past_the_body_limit(whole_reques
     assert (status, headers["content-type"]) == (413, "application/problem+json")
     # reading stopped once the body passed 1 MiB (17 pieces of 64 KiB): the rest was never read
     assert len(offered) == 64 - 17
+
+
+def test_a_body_the_worker_read_whole_is_read_by_the_app_as_it_is(whole_requests_app):
+    """The worker's environ says the body is whole and within the limit: the app reads its input as it
+    is, not through werkzeug's guarded stream, which it keeps for any other server."""
+    from flask import request
+
+    from kalooki_referee.api.wire import WHOLE_BODY
+    from kalooki_referee.api.worker import wsgi_environ
+
+    flask_app, _ = whole_requests_app
+    body = (ROOT / "examples" / "first-turn.json").read_bytes()
+    environ = wsgi_environ(_scope("POST", "/v1/adjudicate"), body, multiprocess=False)
+    assert environ[WHOLE_BODY] is True
+    with flask_app.request_context(environ):
+        assert request.stream is environ["wsgi.input"] and request.get_data() == body
+    del environ[WHOLE_BODY]
+    environ["wsgi.input"].seek(0)
+    with flask_app.request_context(environ):
+        assert request.stream is not environ["wsgi.input"] and request.get_data() == body
