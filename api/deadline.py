@@ -56,19 +56,20 @@ def install(app: Flask) -> None:
         signal.signal(signal.SIGVTALRM, _expired)
 
     main_thread, get_ident, sigvtalrm = threading.main_thread, threading.get_ident, signal.SIGVTALRM
-
-    def armed() -> bool:
-        # (the main thread's ident read at each request: a forked worker's main thread is the one that forked)
-        return get_ident() == main_thread().ident and _handler_of(sigvtalrm) is _expired
+    armed_by: list[int | None] = [None]  # the thread whose request armed the timer (only a main thread can)
 
     @app.before_request
     def _arm() -> None:
-        if armed():
+        # (the main thread's ident read at each request: a forked worker's main thread is the one that forked)
+        ident = get_ident()
+        if ident == main_thread().ident and _handler_of(sigvtalrm) is _expired:
             signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+            armed_by[0] = ident
 
     @app.teardown_request
     def _disarm(exc: BaseException | None = None) -> None:
-        if armed():
+        if armed_by[0] == get_ident():  # (this thread's request armed it: no second look at the thread and handler)
+            armed_by[0] = None
             _stop()
 
     @app.errorhandler(DeadlineExceeded)
