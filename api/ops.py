@@ -255,11 +255,12 @@ class _Recorder:
     def finish(self, response: Response) -> Response:
         req = request._get_current_object()  # type: ignore[attr-defined]
         environ = req.environ
-        seconds = perf_counter() - environ[_STARTED]
+        now = perf_counter()
+        seconds = now - environ.get(_STARTED, now)  # (0 for a request made without the wrapper)
         if "HTTP_ORIGIN" in environ:
             for hook in self.cors:
                 response = hook(response)
-        rid = environ[REQUEST_ID]
+        rid = environ.get(REQUEST_ID) or environ.setdefault(REQUEST_ID, fresh_request_id())
         rule = req.url_rule
         route = rule.rule if rule is not None else UNMATCHED
         method = req.method if req.method in _METHODS else "other"
