@@ -10,36 +10,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from functools import cached_property
-from typing import IO, Any, cast
+from typing import Any
 
-from flask import Flask, Request
+from flask import Flask
 
 # The modules are imported by create_app, not here: gunicorn reads its configuration from
 # kalooki_referee.api.gunicorn_conf, which imports this package first, and that configuration must set
 # PROMETHEUS_MULTIPROC_DIR before prometheus_client is imported (by ops), which fixes its storage then.
 
 
-class _Request(Request):
-    """Flask's request, reading a body its server handed over whole (``wire.WHOLE_BODY``) as it is:
-    werkzeug would otherwise read it through a stream that guards the size limit chunk by chunk (a
-    fifth of what a small request costs the app beyond a bare Flask app's, counted over HTTP)."""
-
-    @cached_property
-    def stream(self) -> IO[bytes]:
-        from .wire import WHOLE_BODY
-
-        if self.environ.get(WHOLE_BODY) and not self.shallow:
-            return cast(IO[bytes], self.environ["wsgi.input"])
-        return super().stream  # (werkzeug's own)
-
-
 class RefereeApp(Flask):
     """Flask, with ``ensure_sync``'s answer kept per function: Flask asks it of every hook and view
     on every request (an ``inspect`` of the function's code flags each time), and the answer for a
     given function never changes."""
-
-    request_class = _Request
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -59,10 +42,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from . import cards, deadline, docs, errors, games, keys, notation, ops, page, resources, suite, verdicts
     from .signing import load_key
     from .warmup import warm
-    from .wire import MAX_BODY_BYTES
+    from .wire import MAX_BODY_BYTES, WholeBodyRequest
 
     blueprints = (verdicts.bp, games.bp, resources.bp, suite.bp, keys.bp, ops.bp, page.bp, docs.bp, cards.bp, notation.bp)
     app = RefereeApp(__name__)
+    app.request_class = WholeBodyRequest
     # One byte over the limit is let through werkzeug so that a body sent without a Content-Length
     # (chunked) can be told apart from one of exactly the limit: wire.read_body refuses it with 413.
     app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES + 1)
