@@ -17,6 +17,7 @@ import argparse
 import base64
 import functools
 import hashlib
+import io
 import json
 import sys
 from dataclasses import dataclass, field
@@ -141,9 +142,11 @@ EXAMPLE_KEY = base64.b64encode(hashlib.sha256(b"kalooki-referee openapi example 
 
 
 def example_client() -> FlaskClient:
-    """The service the examples are the answers of: this app, signing with the example key."""
+    """The service the examples are the answers of: this app, signing with the example key (its request
+    log kept in memory, not written to the tool's terminal)."""
     from kalooki_referee.api import create_app
-    return create_app({"TESTING": True, "KALOOKI_SIGNING_KEY": EXAMPLE_KEY}).test_client()
+    return create_app({"TESTING": True, "KALOOKI_SIGNING_KEY": EXAMPLE_KEY,
+                       "KALOOKI_LOG_STREAM": io.BytesIO()}).test_client()
 
 
 def answer(client: FlaskClient, method: str, url: str, body: Any) -> tuple[int, Any]:

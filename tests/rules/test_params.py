@@ -16,13 +16,8 @@ from kalooki_referee.rules.errors import InvalidRules
 from kalooki_referee.rules.params import Rules, declared
 from kalooki_referee.rules.wire.params import RULES_SCHEMA
 from kalooki_referee.rules.wire.variant import VARIANT_DIR, all_variants, load_variant, variant_schema, variant_wire
-from tools import params as tool
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def test_the_derived_files_are_what_the_declarations_give():
-    assert tool.stale() == [], "run python -m tools.params --write"
 
 
 def test_the_marshmallow_schema_is_the_declarations():
