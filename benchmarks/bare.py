@@ -1,4 +1,4 @@
-"""The bare echo app: the yardstick of the request benchmarks (issue 24).
+"""The bare echo app: the yardstick of the request benchmarks.
 
 A separate, minimal Flask app with one route, `POST /bench/echo`, that parses the body with orjson and
 writes it back with orjson, and nothing else: no hooks, no logs, no metrics, no headers of its own,

@@ -293,10 +293,9 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
 
 
 def _crafted_requests(client: FlaskClient) -> dict[str, tuple[str, bytes]]:
-    """The crafted slow requests, each as (path, body): issue 11's bodies, which once cost seconds of
-    CPU to refuse or to answer, the listings of openings with lay-offs that session 8's fuzzing
-    found over 50 ms (tests/api/test_hostile_inputs.py and tests/rules/test_legal_actions.py hold them as tests),
-    and issue 30's hostile bodies (_hostile_bodies)."""
+    """The crafted slow requests, each as (path, body): bodies built to cost seconds of CPU to refuse
+    or to answer, the listings of openings with lay-offs that fuzzing found over 50 ms (tests/api/test_hostile_inputs.py and tests/rules/test_legal_actions.py hold them as tests),
+    and the hostile bodies (_hostile_bodies)."""
     from tests.rules.test_legal_actions import CRAFTED, CRAFTED_RULES, LAYOFF, LAYOFF_RULES
 
     first_turn = json.loads(BODY)
@@ -304,7 +303,7 @@ def _crafted_requests(client: FlaskClient) -> dict[str, tuple[str, bytes]]:
     crafted_state = expand_setup(CRAFTED, "kalooki_co_uk", CRAFTED_RULES, "bench")
     sixty = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": crafted_state}
     draw = {"type": "draw", "source": "stock"}
-    layoffs = {}   # openings counting lay-offs, from 60 cards, against a table of melds (session 8's fuzzing)
+    layoffs = {}   # openings counting lay-offs, from 60 cards, against a table of melds (found by fuzzing)
     for minimum in (100, 400):
         rules = {**LAYOFF_RULES, "opening": {"minimum": minimum}}
         layoffs[f"60 cards, openings of {minimum} with lay-offs (USPCC house rule): legal-actions"] = (
@@ -339,7 +338,7 @@ MIB = 1024 * 1024
 
 
 def _hostile_bodies(first_turn: dict[str, Any]) -> dict[str, tuple[str, bytes]]:
-    """Issue 30's bodies, refusals that once cost hundreds of milliseconds or a hundred megabytes, and
+    """Hostile bodies, refusals built to cost hundreds of milliseconds or a hundred megabytes, and
     the worst found beside them: each at most 1 MiB (the largest body read)."""
     wide = json.loads(json.dumps(first_turn))
     wide["state"]["players"][0].update({f"k{i}": 1 for i in range(90_000)})

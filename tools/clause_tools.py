@@ -14,7 +14,7 @@ f-string field; the retired slot indirection (``clause_for(variant, "opening_min
 the slot's clause; and each file's ``from .clause_ids import ...`` line is rewritten to import
 exactly the constants it uses.  Docstrings and comments are left alone.
 
-A maintainer's tool, not part of the installed package (it lived in ``rules/`` until issue 25).
+A maintainer's tool, not part of the installed package.
 It reads the registry's YAML itself and imports nothing of the rules package, so that it also runs
 when a stale ``clause_ids.py`` stops the package from importing.
 """

@@ -76,7 +76,7 @@ def test_the_length_check_sees_a_long_function(tmp_path: Path) -> None:
 
 
 # -- the wire, gathered: JSON-shaped values (``Mapping[str, Any]``, ``dict[str, Any]``) belong to
-# rules/wire/ alone (issue 24); every other module of the core takes and returns typed values.
+# rules/wire/ alone; every other module of the core takes and returns typed values.
 JSON_SHAPED = re.compile(r"\b(?:Mapping|dict)\[str, Any\]")
 
 

@@ -258,7 +258,7 @@ def test_new_melds_are_told_apart_by_what_they_leave_to_discard(variant_id, barr
 
 
 def test_a_hand_of_jokers_alone_lists_the_pass_that_ends_its_turn():
-    # session 13's dead end: a Jamaican player down to jokers alone, which are never discarded, had no
+    # a dead end random play found: a Jamaican player down to jokers alone, which are never discarded, had no
     # legal action; the ruling dec.jamaican_only_jokers_left lets the turn end with a pass, and the
     # listing offers it (a table's house rule that discards one joker instead lists that discard)
     from kalooki_referee.vectors.suite import load_vectors

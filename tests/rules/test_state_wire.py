@@ -1,4 +1,4 @@
-"""The hand's wire, read and written with fewer steps (session 15): the shortcuts give the values and
+"""The hand's wire, read and written with fewer steps: the shortcuts give the values and
 the JSON the general path gives."""
 from __future__ import annotations
 

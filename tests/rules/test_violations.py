@@ -1,4 +1,4 @@
-"""A refused action lists every rule it breaks (issue 26), the true cause first: the rule that makes it
+"""A refused action lists every rule it breaks, the true cause first: the rule that makes it
 illegal where it stands, then each further rule the same action breaks once that one is set aside."""
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ the same requests on every run.
 
 The tests (tests/api/test_hostile_inputs.py) send them and expect a verdict or a problem, never a 500;
 the benchmarks (``python -m benchmarks.run``) send them and print the CPU time of the slowest against
-the 50 ms every answer or refusal must stay under.  Session 8's run of this kind found listings of
+the 50 ms every answer or refusal must stay under.  A run of this kind found listings of
 openings with lay-offs that took 52 to 656 ms (tests/rules/test_legal_actions.py keeps them)."""
 from __future__ import annotations
 
