@@ -1,6 +1,6 @@
 """The one build step pyproject.toml cannot state: two files kept outside the packages' folders are
 copied into the wheel beside the modules that read them: the top-level openapi.yaml (the contract)
-into ``kalooki_referee/api/`` (api/openapi.py), and docs/conformance.md (the comparison rules) into
+into ``kalooki_referee/rules/`` (rules/wire/contract.py), and docs/conformance.md (the comparison rules) into
 ``kalooki_referee/vectors/`` (vectors/export.py puts it in every export)."""
 from pathlib import Path
 
@@ -11,7 +11,7 @@ from setuptools.command.build_py import build_py
 class BuildPy(build_py):
     def run(self) -> None:
         super().run()
-        for source, package in (("openapi.yaml", "api"), ("docs/conformance.md", "vectors")):
+        for source, package in (("openapi.yaml", "rules"), ("docs/conformance.md", "vectors")):
             target = Path(self.build_lib, "kalooki_referee", package, Path(source).name)
             target.parent.mkdir(parents=True, exist_ok=True)
             self.copy_file(source, str(target))

@@ -1,5 +1,6 @@
 """Requests as typed values: each body, already checked against its openapi.yaml component (see
-``api.openapi``), is turned into the rules core's values here, once.  Problems the core finds while
+``api.wire.decode``), is turned into the rules core's values here, once, by the wire's readers
+that trust the shape (``state_from_valid``, ...).  Problems the core finds while
 building them (an impossible state, an unknown variant or house rule) keep their JSON pointers,
 placed under the request field they came from.
 """
@@ -8,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, TypeVar
 
-from kalooki_referee.rules import Action, State, Variant, action_from_dict, load_variant, state_from_dict
+from kalooki_referee.rules import Action, State, Variant, load_variant, state_from_dict
 from kalooki_referee.rules.errors import MalformedInput, Problem, RefereeInputError, UnknownVariant
 from kalooki_referee.rules.deal import ReportedCut
-from kalooki_referee.rules.wire.deal import cut_from_dict
+from kalooki_referee.rules.wire.actions import action_from_valid
+from kalooki_referee.rules.wire.deal import cut_from_valid
 from kalooki_referee.rules.game import Game, GameAction, StakesChoice
 from kalooki_referee.rules.wire.notation import NotationError
 from kalooki_referee.rules.scoresheet import SheetEntry
@@ -19,6 +21,7 @@ from kalooki_referee.rules.wire.notation import read as read_notation
 from kalooki_referee.rules.tournament import Tournament, TournamentEvent, tournament_rules
 from kalooki_referee.rules.wire.game import read_game, read_game_action, read_stakes
 from kalooki_referee.rules.wire.scoresheet import read_entries
+from kalooki_referee.rules.wire.state import state_from_valid
 from kalooki_referee.rules.wire.tournament import read_tournament, read_tournament_event
 
 T = TypeVar("T")
@@ -63,8 +66,8 @@ def adjudicate_request(body: Mapping[str, Any]) -> HandRequest | GameRequest:
         return GameRequest(variant, _under("/game", read_game, body["game"], variant),
                            _under("/action", read_game_action, body["action"]), rules.get("stakes"))
     variant = _variant(body)
-    return HandRequest(variant, _under("/state", state_from_dict, body["state"], variant),
-                       action_from_dict(body["action"]))
+    return HandRequest(variant, _under("/state", state_from_valid, body["state"], variant),
+                       action_from_valid(body["action"]))
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ class LegalActionsRequest:
 
 def legal_actions_request(body: Mapping[str, Any]) -> LegalActionsRequest:
     variant = _variant(body)
-    return LegalActionsRequest(variant, _under("/state", state_from_dict, body["state"], variant),
+    return LegalActionsRequest(variant, _under("/state", state_from_valid, body["state"], variant),
                                int(body.get("cap") or 400))
 
 
@@ -96,7 +99,7 @@ def deal_request(body: Mapping[str, Any]) -> DealRequest:
         players = [f"P{i}" for i in range(1, int(players) + 1)]
     hand = body.get("hand")
     return DealRequest(_variant(body), list(players), _seed(body["seed"]), body.get("dealer"),
-                       None if hand is None else int(hand), cut_from_dict(body.get("cut")))
+                       None if hand is None else int(hand), cut_from_valid(body.get("cut")))
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ class GameStartRequest:
 
 def game_start_request(body: Mapping[str, Any]) -> GameStartRequest:
     return GameStartRequest(_variant(body), list(body["players"]), _seed(body["seed"]), read_stakes(body.get("stakes")),
-                            cut_from_dict(body.get("cut")))
+                            cut_from_valid(body.get("cut")))
 
 
 @dataclass(frozen=True)
@@ -189,7 +192,7 @@ def view_request(body: Mapping[str, Any]) -> ViewRequest:
     """A seat's view is made from the whole position: a state with unseen cards is refused (its
     counts named), and so is a seat that is not one of its players."""
     variant = _variant(body)
-    state = _under("/state", state_from_dict, body["state"], variant)
+    state = _under("/state", state_from_valid, body["state"], variant)
     if state.partial:
         raise MalformedInput([Problem("/state" + p, "a view is made from the whole position: list every card")
                               for p in state.hidden_pointers()])
@@ -221,7 +224,8 @@ def notation_request(body: Mapping[str, Any]) -> NotationRequest:
             raise UnknownVariant([Problem("/notation", p.detail) for p in exc.problems]) from None
         if body.get("variant", position.variant) != position.variant:
             raise MalformedInput(Problem("/variant", f"the notation is a position of {position.variant[:64]!r}"))
+        # (the state the notation reads into was not in the body the decoder checked: the reader checks it)
         return NotationRequest(position.variant, variant,
                                _under("/notation", state_from_dict, position.state, variant))
     variant = _variant(body)
-    return NotationRequest(body["variant"], variant, _under("/state", state_from_dict, body["state"], variant))
+    return NotationRequest(body["variant"], variant, _under("/state", state_from_valid, body["state"], variant))

@@ -27,6 +27,6 @@ def readiness() -> tuple[bool, dict[str, int]]:
     """Whether ``warm`` has filled what it fills (every variant file loaded, every request validator
     compiled), with the counts."""
     report = {"variants_loaded": loaded_variant_count(), "variants": len(variant_ids()),
-              "validators_compiled": openapi.compiled_count(), "validators": len(REQUEST_COMPONENTS)}
+              "validators_compiled": openapi.compiled_count(REQUEST_COMPONENTS), "validators": len(REQUEST_COMPONENTS)}
     return (report["variants_loaded"] >= report["variants"]
             and report["validators_compiled"] >= report["validators"]), report

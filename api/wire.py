@@ -22,17 +22,16 @@ from flask import Request, Response, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from kalooki_referee.rules.errors import MalformedInput, Problem, pointer
+from kalooki_referee.rules.wire import contract
+from kalooki_referee.rules.wire.contract import MAX_JSON_DEPTH, MAX_PROBLEMS, value_depth
 
-from . import openapi
 from .errors import Refusal, bad_query, refusal
-from .openapi import MAX_PROBLEMS
 
 MAX_BODY_BYTES = 1 * 1024 * 1024
 # Set in a request's WSGI environ by a server that hands the app the body whole, at most
 # MAX_BODY_BYTES and one byte, as its ``wsgi.input`` (api/worker.py): the app then reads that input
 # as it is, not through werkzeug's stream guarding a limit the server already kept.
 WHOLE_BODY = "kalooki.whole_body"
-MAX_JSON_DEPTH = 32  # the deepest valid request (a turn's swap_joker placing a meld) is under 10
 
 View = Callable[..., Response]
 
@@ -103,9 +102,9 @@ def decode(component: str, raw: bytes) -> Any:
     except (ValueError, RecursionError) as exc:
         raise refusal(400, "Malformed JSON", f"the body is not valid JSON: {str(exc)[:200]}",
                       "malformed-json", [{"pointer": "", "detail": "not valid JSON", "code": "MALFORMED_JSON"}]) from None
-    valid = openapi.is_valid(component, body)
+    valid = contract.is_valid(component, body)
     if not valid:  # a size no request reaches (a list, an object, a name, a string): named before any walk
-        openapi.refuse_overlong(body)
+        contract.refuse_overlong(body)
     repeated = repeated_names(raw, body)
     if repeated:
         raise MalformedInput([Problem(where, "this name appears more than once in its object (which of its "
@@ -123,7 +122,7 @@ def decode(component: str, raw: bytes) -> Any:
         return body
     if _depth(raw) > MAX_JSON_DEPTH:
         raise _too_deep()
-    openapi.validate(component, body, checked=True)
+    contract.validate(component, body, checked=True)
     return body
 
 
@@ -213,21 +212,7 @@ def _free_depth(body: dict[str, Any]) -> int:
     """How deeply the schema's free-form parts of a request nest."""
     game = body.get("game")
     parts = [body.get("rules"), game.get("sheet") if isinstance(game, dict) else None]
-    return max([_value_depth(p) for p in parts if p is not None] or [0])
-
-
-def _value_depth(value: object) -> int:
-    """How deeply arrays and objects nest in ``value`` (iterative: no recursion on hostile input)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        node, level = stack.pop()
-        if isinstance(node, (dict, list)):
-            deepest = max(deepest, level)
-            if deepest > MAX_JSON_DEPTH:
-                break
-            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node)
-                         if isinstance(child, (dict, list)))
-    return deepest
+    return max([value_depth(p) for p in parts if p is not None] or [0])
 
 
 _STRINGS = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')  # (runs of plain bytes matched whole, not byte by byte)

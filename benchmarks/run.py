@@ -376,6 +376,7 @@ def stages(steps: int) -> None:
     from kalooki_referee.api import openapi, requests
     from kalooki_referee.api.wire import plain, repeated_names
     from kalooki_referee.rules.invariants import check_state
+    from kalooki_referee.rules.wire.actions import action_from_valid
     from kalooki_referee.rules.wire.state import read_state
     from kalooki_referee.rules.wire.verdicts import verdict_wire
 
@@ -388,7 +389,7 @@ def stages(steps: int) -> None:
             lambda: (openapi.is_valid("AdjudicateRequest", body), repeated_names(BODY, body)),
         "state read (rules/wire/state.py)": lambda: read_state(body["state"], req.variant),
         "position checked (rules/invariants.py)": lambda: check_state(req.state, req.variant),
-        "action read (rules/wire/actions.py)": lambda: action_from_dict(body["action"]),
+        "action read (rules/wire/actions.py)": lambda: action_from_valid(body["action"]),
         "turn adjudicated (rules/engine.py)": lambda: adjudicate(req.variant, req.state, req.action),
         "answer written (verdict_wire, orjson.dumps)":
             lambda: orjson.dumps(verdict_wire(verdict), default=plain, option=orjson.OPT_SORT_KEYS),

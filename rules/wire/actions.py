@@ -13,10 +13,11 @@ from ..cards import parse_card
 from ..errors import MalformedInput, Problem
 from ..melds import Token, parse_token
 from ..state import build
+from .contract import check
 
 # -- read -------------------------------------------------------------------------------------------
-# Reading trusts the shape: every request was checked against openapi.yaml at the edge (the
-# ``Action`` component) before it reaches the core, so these functions only build values.
+# Reading trusts the shape, checked against openapi.yaml's ``Action`` before: by the API's decoder
+# (the whole request body), or by ``action_from_dict``, so these functions only build values.
 
 def _tokens(codes: list[str]) -> tuple[Token, ...]:
     return tuple(parse_token(c) for c in codes)
@@ -46,13 +47,13 @@ def _discard(data: Mapping[str, Any], who: str | None) -> Discard:
 
 
 def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
-    # (each step read by its decoder here, not through action_from_dict: one call fewer per step, a
+    # (each step read by its decoder here, not through action_from_valid: one call fewer per step, a
     # seventh of the read of README's first turn; a step that is no action of a hand, such as a
-    # game's, is left to action_from_dict to refuse)
+    # game's, is left to action_from_valid to refuse)
     steps = []
     for step in data["actions"]:
         decode = _DECODERS.get(step.get("type"))
-        steps.append(decode(step, step.get("player")) if decode is not None else action_from_dict(step))
+        steps.append(decode(step, step.get("player")) if decode is not None else action_from_valid(step))
     return build(TurnAction, {"actions": tuple(steps), "player": who})
 
 
@@ -81,9 +82,16 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
 
 
 def action_from_dict(data: Mapping[str, Any]) -> Action:
-    """The action of a wire object that matches openapi.yaml's ``Action``.  A game's own actions
-    (buy_in, decline, next_hand) pass the schema of a replay's log too, and are refused here when
-    the log starts from a hand."""
+    """The action of a wire object; MalformedInput (every problem, pointers relative to the action)
+    if it does not match openapi.yaml's ``Action``."""
+    check("Action", data)
+    return action_from_valid(data)
+
+
+def action_from_valid(data: Mapping[str, Any]) -> Action:
+    """``action_from_dict`` for a wire object already found to match its schema (a part of a request
+    body the API's decoder checked whole).  A game's own actions (buy_in, decline, next_hand) pass
+    the schema of a replay's log too, and are refused here when the log starts from a hand."""
     decode = _DECODERS.get(data.get("type"))  # type: ignore[arg-type]
     if decode is None:
         raise MalformedInput(Problem("/type", f"{str(data.get('type'))[:40]!r} is not an action of a hand; "

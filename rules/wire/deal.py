@@ -5,17 +5,20 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..deal import ReportedCut
-from ..errors import MalformedInput, Problem
+from .contract import check
 
 
-def cut_from_dict(data: Any, at: str = "/cut") -> ReportedCut | None:
-    """A reported cut from its JSON form (openapi.yaml's ReportedCut), or None for none."""
+def cut_from_dict(data: Any) -> ReportedCut | None:
+    """A reported cut from its JSON form, or None for none (null); MalformedInput (pointers relative
+    to the cut) if it matches neither openapi.yaml's ``ReportedCut`` nor null."""
+    check("ReportedCutOrNull", data)
+    return cut_from_valid(data)
+
+
+def cut_from_valid(data: Mapping[str, Any] | None) -> ReportedCut | None:
+    """``cut_from_dict`` for a value already found to match its schema (a part of a request body
+    the API's decoder checked whole): an object of a whole ``count`` (2.0 is 2) and an optional
+    player id ``by``, or None."""
     if data is None:
         return None
-    count: Any = data.get("count") if isinstance(data, Mapping) else None
-    by: Any = data.get("by") if isinstance(data, Mapping) else None
-    whole = isinstance(count, int) or (isinstance(count, float) and count.is_integer())  # (2.0 is the integer 2)
-    if (not isinstance(data, Mapping) or set(data) - {"count", "by"} or isinstance(count, bool) or not whole
-            or not isinstance(by, (str, type(None)))):  # pragma: no cover - openapi.yaml's ReportedCut is an object of an integer count and an optional player id
-        raise MalformedInput(Problem(at, "a reported cut is an object: count (cards cut) and by (the player who cut)"))
-    return ReportedCut(int(count), by)
+    return ReportedCut(int(data["count"]), data.get("by"))

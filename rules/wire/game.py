@@ -4,6 +4,9 @@ game (``AdjudicateResponse`` with a ``game``) and to ``POST /v1/games``.
 
 ``read_game`` reads a game (its shape already checked against openapi.yaml) field by field, its
 numbers made integers (``1E2`` is the integer 100), then has the core check it (``checked_game``).
+The library's readers, ``game_from_dict`` and ``game_action_from_dict``, first check the value's
+shape against openapi.yaml's ``Game`` and ``GameOrHandAction`` (``contract.check``), as the API's
+decoder checks a request body's.
 """
 from __future__ import annotations
 
@@ -16,9 +19,10 @@ from ..game import (GAME_ACTIONS, GAME_PHASES, STAKE_KEYS, Fact, Game, GameActio
 from ..params import Stakes
 from ..settlement import Amount
 from ..variant import Variant
-from .actions import action_from_dict
-from .deal import cut_from_dict
-from .state import hand_result_wire, state_from_dict, state_wire
+from .actions import action_from_valid
+from .contract import check
+from .deal import cut_from_valid
+from .state import hand_result_wire, state_from_valid, state_wire
 from .verdicts import amount_wire, event_wire, settlement_wire, violation_wire
 
 
@@ -96,12 +100,17 @@ def read_game_action(data: Any) -> GameAction | Action:
     if isinstance(data, Mapping) and data.get("type") in GAME_ACTIONS:
         action = dict(data)
         if data["type"] == "next_hand":
-            action["cut"] = cut_from_dict(data.get("cut"))
+            action["cut"] = cut_from_valid(data.get("cut"))
         return cast(GameAction, action)
-    return action_from_dict(data)
+    return action_from_valid(data)
 
 
-game_action_from_dict = read_game_action   # the library's name (docs/library.md)
+def game_action_from_dict(data: Any) -> GameAction | Action:
+    """``read_game_action`` for a value of unchecked shape (the library's reader): MalformedInput
+    (every problem, pointers relative to the action) if it does not match openapi.yaml's
+    ``GameOrHandAction``."""
+    check("GameOrHandAction", data)
+    return read_game_action(data)
 
 
 GAME_KEYS = {"players", "dealer", "stakes", "pool", "phase", "hand", "hands_played", "last_hand", "last_winner",
@@ -250,7 +259,7 @@ def read_game(data: Any, variant: Variant) -> Game:
     if data.get("hand") is not None:
         hand_variant = variant.with_stakes(Stakes(**dict(stakes)))
         try:
-            hand = state_from_dict(data["hand"], hand_variant)
+            hand = state_from_valid(data["hand"], hand_variant)
         except (MalformedInput, ImpossibleState) as exc:
             raise exc.prefixed("/hand") from None
     return checked_game(Game(tuple(players), strs["dealer"] or "", stakes, pool, phase, hand, hands_played,
@@ -258,6 +267,10 @@ def read_game(data: Any, variant: Variant) -> Game:
                              tuple(sheet)), variant)
 
 
-game_from_dict = read_game   # the library's name (docs/library.md)
+def game_from_dict(data: Any, variant: Variant) -> Game:
+    """``read_game`` for a value of unchecked shape (the library's reader): MalformedInput (every
+    problem, pointers relative to the game) if it does not match openapi.yaml's ``Game``."""
+    check("Game", data)
+    return read_game(data, variant)
 
 

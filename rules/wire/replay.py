@@ -39,8 +39,8 @@ from ..game import Game, GameAction, GameVerdict, start_game
 from ..replay import MAX_STEPS, Log
 from ..replay import replay as replay_log
 from ..variant import Variant
-from .actions import action_from_dict
-from .state import state_from_dict, state_wire
+from .actions import action_from_valid
+from .state import state_from_valid, state_wire
 from .verdicts import verdict_wire
 from .game import game_start_wire, game_verdict_wire, game_wire, read_game, read_game_action, read_stakes
 
@@ -173,7 +173,7 @@ def _read_start(variant: Variant, start: Mapping[str, Any]) -> tuple[Log, Mappin
     body = start[kind]
     try:
         if kind == "state":
-            return Log(state_from_dict(body, variant), ()), {}
+            return Log(state_from_valid(body, variant), ()), {}
         if kind == "game":
             return Log(read_game(body, variant), ()), {}
         if not isinstance(body, Mapping):  # pragma: no cover - openapi.yaml's ReplayDeal and ReplayNewGame are objects
@@ -192,7 +192,7 @@ def _read_actions(kind: str, actions: list[Any]) -> tuple[Action | GameAction, .
     parsed: list[Action | GameAction] = []
     for i, raw in enumerate(actions):
         try:
-            parsed.append(read_game_action(raw) if kind == "game" else action_from_dict(raw))
+            parsed.append(read_game_action(raw) if kind == "game" else action_from_valid(raw))
         except RefereeInputError as exc:
             raise exc.prefixed(pointer("actions", i)) from None
     return tuple(parsed)

@@ -1,10 +1,11 @@
 """A hand's state (rules/state.py) on the wire: openapi.yaml's ``State``, both ways (docs/wire-format.md).
 
-Reading trusts the shape (the edge checked the body against openapi.yaml's ``State``); what it cannot
-trust is that the position can occur.  ``state_from_dict`` reads the values, has the core read each
-meld under the variant (``state.table_meld``) and check the position (``invariants.check_state``),
-and refuses an impossible one with every problem at once (``ImpossibleState``, pointers relative to
-the state).
+``state_from_dict``, the library's reader, checks the value's shape against openapi.yaml's ``State``
+(``contract.check``: a ``MalformedInput`` naming each bad field by its pointer, as the API would);
+``state_from_valid``, the API's, trusts it (the edge checked the whole request body).  Both read the
+values, have the core read each meld under the variant (``state.table_meld``) and check the position
+(``invariants.check_state``), and refuse an impossible one with every problem at once
+(``ImpossibleState``); every pointer is relative to the state.
 
 Writing follows the wire conventions: players in seating order, the stock and the discard pile top
 card first, hands sorted (suits S H D C, high rank first, jokers last), the cards nobody listed as
@@ -24,6 +25,7 @@ from ..melds import parse_token
 from ..state import (FRESH_TURN, PHASE_OF, Announcement, HandResult, Player, Source, State, TableMeld, Turn,
                      build, table_meld)
 from ..variant import Variant
+from .contract import check
 
 # -- written ----------------------------------------------------------------------------------------
 
@@ -148,8 +150,15 @@ def state_wire(state: State) -> dict[str, Any]:
 
 
 def state_from_dict(data: Mapping[str, Any], variant: Variant) -> State:
-    """The state of a wire object that matches openapi.yaml's ``State``; ImpossibleState (every
-    problem, pointers relative to the state) if it cannot occur under ``variant``."""
+    """The state of a wire object: MalformedInput (every problem, pointers relative to the state) if
+    it does not match openapi.yaml's ``State``, ImpossibleState if it cannot occur under ``variant``."""
+    check("State", data)
+    return state_from_valid(data, variant)
+
+
+def state_from_valid(data: Mapping[str, Any], variant: Variant) -> State:
+    """``state_from_dict`` for a wire object already found to match openapi.yaml's ``State`` (a part
+    of a request body the API's decoder checked whole)."""
     state, problems = read_state(data, variant)
     problems += check_state(state, variant)
     if problems:

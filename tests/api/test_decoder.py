@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from kalooki_referee.api import openapi
 from kalooki_referee.api.openapi import MAX_PROBLEMS
 from kalooki_referee.api.wire import decode
+from kalooki_referee.rules.wire import contract
 from kalooki_referee.rules.errors import MalformedInput
 from kalooki_referee.vectors.suite import load_vectors
 from tests.support.fuzz import mutated_requests
@@ -42,7 +43,7 @@ COMPONENTS = _components()
 
 def contract_accepts(component: str, body: Any) -> bool:
     """Whether openapi.yaml's ``component`` accepts ``body``, by the reference validator."""
-    return not any(True for _ in openapi._validator(component).iter_errors(body))
+    return not any(True for _ in contract._validator(component).iter_errors(body))
 
 
 def _resolves(body: Any, where: str) -> bool:
@@ -65,7 +66,7 @@ def _resolves(body: Any, where: str) -> bool:
 def _locations(component: str, body: Any) -> set[str]:
     """Where the reference validator finds the body broken: the pointer of each top-level error."""
     return {"".join(f"/{str(p).replace('~', '~0').replace('/', '~1')}" for p in err.absolute_path)
-            for err in openapi._validator(component).iter_errors(body)}
+            for err in contract._validator(component).iter_errors(body)}
 
 
 def judge(path: str, raw: bytes) -> None:

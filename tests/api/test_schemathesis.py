@@ -12,7 +12,7 @@ run does not depend on the working directory.
 
 Because 422 is an accepted answer to schema-valid data for those operations, one extra check keeps
 that exception honest: a request schemathesis generated as schema-valid must also pass the service's
-own OpenAPI validation (api/openapi.py), so a 422 for it can only be a domain refusal (unknown
+own OpenAPI validation (rules/wire/contract.py), so a 422 for it can only be a domain refusal (unknown
 variant, impossible state, ...) and never the validator disagreeing with the document.
 """
 from __future__ import annotations
@@ -52,7 +52,7 @@ REQUEST_COMPONENTS = {
 
 
 def positive_bodies_pass_the_service_validator(ctx, response, case):
-    """A schema-valid body (as schemathesis generated it) passes api/openapi.py's validation."""
+    """A schema-valid body (as schemathesis generated it) passes the contract's validation (rules/wire/contract.py)."""
     component = REQUEST_COMPONENTS.get(case.operation.path)
     if (component is None or case.method.upper() != "POST" or case.meta is None
             or case.meta.generation.mode is not schemathesis.GenerationMode.POSITIVE):

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict
 from kalooki_referee.rules.actions import (Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, MeldSpec, Pass,
                                           Penalty, SwapJoker, TurnAction, order_key)
-from kalooki_referee.rules.wire.actions import action_wire
+from kalooki_referee.rules.wire.actions import action_from_valid, action_wire
 from kalooki_referee.rules.cards import parse_card
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.wire.legal import listing_wire
@@ -140,8 +140,8 @@ def test_the_order_key_orders_as_the_sorted_wire_text(actions):
     by_key = sorted(actions, key=order_key)
     assert [text[id(a)] for a in by_key] == sorted(text.values())
     assert len({order_key(a) for a in actions}) == len(set(text.values()))
-    for a in actions:
-        assert action_from_dict(action_wire(a)) == a
+    for a in actions:  # (read back by the reader behind the contract's check: the ids drawn here include
+        assert action_from_valid(action_wire(a)) == a  # some openapi.yaml refuses, and empty turns)
 
 
 # -- never slow ---------------------------------------------------------------------------------
