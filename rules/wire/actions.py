@@ -13,6 +13,7 @@ from ..cards import parse_card
 from ..errors import MalformedInput, Problem
 from ..melds import Token, parse_token
 from ..state import build
+from .moves import parse_action
 
 # -- read -------------------------------------------------------------------------------------------
 # Reading trusts the shape: every request was checked against openapi.yaml at the edge (the
@@ -80,10 +81,12 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
 }
 
 
-def action_from_dict(data: Mapping[str, Any]) -> Action:
-    """The action of a wire object that matches openapi.yaml's ``Action``.  A game's own actions
-    (buy_in, decline, next_hand) pass the schema of a replay's log too, and are refused here when
-    the log starts from a hand."""
+def action_from_dict(data: Mapping[str, Any] | str) -> Action:
+    """The action of a wire object that matches openapi.yaml's ``Action``, or of a move written as
+    text (docs/moves.md: ``"discard KC"``).  A game's own actions (buy_in, decline, next_hand) pass
+    the schema of a replay's log too, and are refused here when the log starts from a hand."""
+    if isinstance(data, str):
+        return parse_action(data)
     decode = _DECODERS.get(data.get("type"))  # type: ignore[arg-type]
     if decode is None:
         raise MalformedInput(Problem("/type", f"{str(data.get('type'))[:40]!r} is not an action of a hand; "
