@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Union
+from typing import Any, Union
 
-from ..actions import (Action, Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, MeldSpec, Pass,
+from ..actions import (MAX_CARDS, MAX_MELDS, MAX_TURN_STEPS, Action, Allow, Announce, Build, Call, Challenge, Discard, Draw, MeldAction, MeldSpec, Pass,
                        Penalty, SwapJoker, TurnAction)
 from ..deal import ReportedCut
 from ..game import GameAction
@@ -29,6 +29,9 @@ KINDS = ("run", "set")
 ENDS = ("low", "high")
 SOURCES = ("stock", "discard")
 MAX_SEED = 9007199254740991  # openapi.yaml's Seed: an integer seed within JSON's exact integers
+MAX_NATURALS = 4             # the natural cards given for a joker (openapi.yaml's SwapJokerAction)
+MAX_CUT = 1000               # the cards a reported cut lifts (openapi.yaml's ReportedCut)
+_SAID_BY_A_PLAYER = ("call", "penalty", "challenge")   # moves the schema's object form names the player of
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyz_")
 _CARD_START = frozenset("AKQJT98765432")   # the first character of every card (``JK`` included)
 
@@ -171,12 +174,19 @@ class _Parser:
             raise self.r.fail(f"{what} is at most 64 characters")
         return found
 
-    def tokens(self) -> tuple[Token, ...]:
-        """Cards of a meld, one or more, the first at the cursor, each other after a space."""
+    def tokens(self, most: int = MAX_CARDS) -> tuple[Token, ...]:
+        """Cards of a meld, one or more (at most ``most``), the first at the cursor, each other after
+        a space."""
         out = [parse_token(self.r.take_meld_card())]
         while self.ahead_card():
+            if len(out) == most:
+                raise self.r.fail(f"at most {most} cards here")
             out.append(parse_token(self.r.take_meld_card()))
         return tuple(out)
+
+    def limit(self, items: list[Any], most: int, what: str, at: int) -> None:
+        if len(items) >= most:
+            raise self.r.fail(f"at most {most} {what}", at)
 
     # -- a move -------------------------------------------------------------------------------------
     def move(self, top: bool = False) -> Move:
@@ -194,6 +204,8 @@ class _Parser:
         read = _VERBS.get(verb)
         if read is None or (verb in _GAME_VERBS and not top):
             raise self.r.fail(f"expected a move ({', '.join(sorted(_VERBS))}), found {self.r.text[at:at + 12]!r}", at)
+        if verb in _SAID_BY_A_PLAYER and not player:
+            raise self.r.fail(f"{verb} is said by a player: write it after the player's id and ':'", at)
         return read(self, player or None)
 
     def draw(self, player: str | None) -> Action:
@@ -233,10 +245,12 @@ class _Parser:
         while True:
             self.gap("a meld")
             if self.ahead("build"):
+                self.limit(builds, MAX_MELDS, "lay-offs in one meld action", self.r.at)
                 builds.append(self.layoff(None))
             elif builds:
                 raise self.r.fail("the lay-offs (+ build ...) come after the new melds")
             else:
+                self.limit(specs, MAX_MELDS, "new melds in one action", self.r.at)
                 specs.append(self.spec())
             start = self.r.at
             self.spaces()
@@ -265,7 +279,7 @@ class _Parser:
         self.gap("a meld id")
         meld = self.name("a meld id")
         self.gap("the natural cards given for the joker")
-        naturals = [t.card for t in self.tokens()]
+        naturals = [t.card for t in self.tokens(MAX_NATURALS)]
         if any(c.is_joker for c in naturals):
             raise self.r.fail("a joker is taken by giving natural cards, not a joker")
         place: MeldAction | Build | None = None
@@ -316,6 +330,7 @@ class _Parser:
         while True:
             self.spaces()
             at = self.r.at
+            self.limit(steps, MAX_TURN_STEPS, "steps in a turn", at)
             step = self.move()
             if isinstance(step, (TurnAction, Call, Penalty, Challenge)):
                 raise self.r.fail(f"a turn's step is no {step.type}", at)
@@ -350,7 +365,10 @@ class _Parser:
         action: GameAction = {"type": "next_hand", "seed": self.seed()}
         if self.ahead("cut"):
             self.gap("the count cut")
+            start = self.r.at
             count = self.r.take_int("the count cut")
+            if not 1 <= count <= MAX_CUT:
+                raise self.r.fail(f"a cut lifts 1 to {MAX_CUT} cards", start)
             by = self.name("the player who cut") if self.ahead("by") and self.gap_then() else None
             action["cut"] = ReportedCut(count, by)
         return action

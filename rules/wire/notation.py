@@ -43,6 +43,10 @@ class NotationError(MalformedInput):
         self.message = message
         super().__init__([Problem("", f"at character {at + 1}: {message}")])
 
+    def prefixed(self, prefix: str) -> MalformedInput:
+        """The same problem placed under ``prefix`` (the field the text was read from)."""
+        return MalformedInput([Problem(prefix + p.pointer, p.detail, p.code) for p in self.problems])
+
 
 # -- writing -------------------------------------------------------------------------------------
 
