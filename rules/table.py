@@ -5,13 +5,13 @@ verdict's state the table's; refused, it raises ``IllegalMove`` carrying the ver
 the last move back.  ``str(table)`` is the position as a person reads it."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 from .actions import Action
 from .cards import CANONICAL, UNSEEN, Card, seen
 from .deal import deal
 from .engine import Verdict, adjudicate
+from .errors import MalformedInput, Problem
 from .legal import DEFAULT_CAP, Listing, legal_actions
 from .state import PHASE_DRAW, PHASE_ENDED, State
 from .variant import Variant
@@ -57,12 +57,15 @@ class Table:
         return cls(chosen, deal(chosen, list(players), seed, dealer)[0])
 
     @classmethod
-    def from_notation(cls, text: str, rules: Mapping[str, Any] | None = None) -> "Table":
-        """The position of a position notation (docs/notation.md), under its variant with the house
-        ``rules`` given; checked as any position (``ImpossibleState`` if it cannot occur)."""
+    def from_notation(cls, text: str, variant: Variant | None = None) -> "Table":
+        """The position of a position notation (docs/notation.md), under its variant (``variant``, when
+        given: the same variant with house rules, ``load_variant(id, rules)``); checked as any position
+        (``ImpossibleState`` if it cannot occur)."""
         position = read_notation(text)
-        variant = load_variant(position.variant, rules)
-        return cls(variant, state_from_dict(position.state, variant))
+        if variant is not None and variant.id != position.variant:
+            raise MalformedInput(Problem("", f"the position is one of {position.variant!r}, not {variant.id!r}"))
+        chosen = load_variant(position.variant) if variant is None else variant
+        return cls(chosen, state_from_dict(position.state, chosen))
 
     # -- what may be played --------------------------------------------------------------------
     def listing(self, cap: int = DEFAULT_CAP) -> Listing:

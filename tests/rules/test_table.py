@@ -5,6 +5,7 @@ import pytest
 
 from kalooki_referee.rules import (IllegalMove, Table, action_from_dict, adjudicate, deal, legal_actions,
                                    load_variant, move_text, state_wire)
+from kalooki_referee.rules.errors import MalformedInput
 from kalooki_referee.rules.wire.notation import NotationError
 
 SEATS = ["Andy", "Mark", "John", "Frank"]
@@ -102,3 +103,12 @@ def test_str_shows_the_melds_and_the_end(table):
 def test_reprs_are_short(table):
     assert repr(table) == "<Table british: Andy to draw; 0 moves pushed>"
     assert repr(table.state) == "<State draw: Andy to act, 4 seats, stock 53, discard 1, 0 melds>"
+
+
+def test_a_table_from_a_notation_takes_the_variant_with_its_house_rules():
+    table = Table.dealt("british", SEATS, seed="library", dealer="Frank")
+    house = load_variant("british", {"opening": {"minimum": 51}})
+    again = Table.from_notation(table.notation, house)
+    assert again.variant is house and again.state == table.state
+    with pytest.raises(MalformedInput):
+        Table.from_notation(table.notation, load_variant("jamaican"))
