@@ -67,7 +67,7 @@ def adjudicate_request(body: Mapping[str, Any]) -> HandRequest | GameRequest:
                            _under("/action", read_game_action, body["action"]), rules.get("stakes"))
     variant = _variant(body)
     return HandRequest(variant, _under("/state", state_from_valid, body["state"], variant),
-                       action_from_valid(body["action"]))
+                       _under("/action", action_from_valid, body["action"]))   # an object, or a move's text
 
 
 @dataclass(frozen=True)

@@ -227,6 +227,8 @@ def _broken(variant: Variant, action: Action, first: Illegal, at: str) -> tuple[
 
 
 def is_legal(variant: Variant, state: State, action: Action) -> bool:
+    """Whether ``action`` is legal in ``state`` under ``variant``: ``adjudicate``'s verdict says yes
+    (an action whose legality depends on cards nobody listed is not known legal: False)."""
     return adjudicate(variant, state, action).legal is True
 
 

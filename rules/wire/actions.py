@@ -14,6 +14,7 @@ from ..errors import MalformedInput, Problem
 from ..melds import Token, parse_token
 from ..state import build
 from .contract import check
+from .moves import parse_action
 
 # -- read -------------------------------------------------------------------------------------------
 # Reading trusts the shape, checked against openapi.yaml's ``Action`` before: by the API's decoder
@@ -81,17 +82,20 @@ _DECODERS: dict[str, Callable[[Mapping[str, Any], str | None], Action]] = {
 }
 
 
-def action_from_dict(data: Mapping[str, Any]) -> Action:
-    """The action of a wire object; MalformedInput (every problem, pointers relative to the action)
-    if it does not match openapi.yaml's ``Action``."""
-    check("Action", data)
+def action_from_dict(data: Mapping[str, Any] | str) -> Action:
+    """The action of a wire object, or of a move written as text (docs/moves.md: ``"discard KC"``);
+    MalformedInput (every problem, pointers relative to the action) if it does not match
+    openapi.yaml's ``Action`` (or, for a text, ``ActionText``)."""
+    check("ActionText" if isinstance(data, str) else "Action", data)
     return action_from_valid(data)
 
 
-def action_from_valid(data: Mapping[str, Any]) -> Action:
-    """``action_from_dict`` for a wire object already found to match its schema (a part of a request
-    body the API's decoder checked whole).  A game's own actions (buy_in, decline, next_hand) pass
-    the schema of a replay's log too, and are refused here when the log starts from a hand."""
+def action_from_valid(data: Mapping[str, Any] | str) -> Action:
+    """``action_from_dict`` for a value already found to match its schema (a part of a request body
+    the API's decoder checked whole).  A game's own actions (buy_in, decline, next_hand) pass the
+    schema of a replay's log too, and are refused here when the log starts from a hand."""
+    if isinstance(data, str):
+        return parse_action(data)
     decode = _DECODERS.get(data.get("type"))  # type: ignore[arg-type]
     if decode is None:
         raise MalformedInput(Problem("/type", f"{str(data.get('type'))[:40]!r} is not an action of a hand; "

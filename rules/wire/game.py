@@ -19,9 +19,10 @@ from ..game import (GAME_ACTIONS, GAME_PHASES, STAKE_KEYS, Fact, Game, GameActio
 from ..params import Stakes
 from ..settlement import Amount
 from ..variant import Variant
-from .actions import action_from_valid
+from .actions import action_from_valid, action_wire
 from .contract import check
 from .deal import cut_from_valid
+from .moves import parse_move
 from .state import hand_result_wire, state_from_valid, state_wire
 from .verdicts import amount_wire, event_wire, settlement_wire, violation_wire
 
@@ -96,7 +97,10 @@ def read_stakes(data: Any) -> StakesChoice:
 
 def read_game_action(data: Any) -> GameAction | Action:
     """A game action (``buy_in``, ``decline``, ``next_hand``: openapi.yaml's ``BuyInAction`` and
-    ``NextHandAction``, their shapes already checked) kept as a small dict, or a hand action."""
+    ``NextHandAction``, their shapes already checked) kept as a small dict, or a hand action; either
+    may be written as text (docs/moves.md: ``"Andy: buy in"``)."""
+    if isinstance(data, str):
+        return parse_move(data)
     if isinstance(data, Mapping) and data.get("type") in GAME_ACTIONS:
         action = dict(data)
         if data["type"] == "next_hand":
@@ -109,8 +113,19 @@ def game_action_from_dict(data: Any) -> GameAction | Action:
     """``read_game_action`` for a value of unchecked shape (the library's reader): MalformedInput
     (every problem, pointers relative to the action) if it does not match openapi.yaml's
     ``GameOrHandAction``."""
-    check("GameOrHandAction", data)
+    check("ActionText" if isinstance(data, str) else "GameOrHandAction", data)
     return read_game_action(data)
+
+
+def game_action_wire(action: GameAction | Action) -> dict[str, Any]:
+    """The wire form of a game action (what ``read_game_action`` reads back), or of a hand action."""
+    if not isinstance(action, dict):
+        return action_wire(action)
+    out: dict[str, Any] = {k: v for k, v in action.items() if k != "cut"}
+    cut = action.get("cut")
+    if cut is not None:
+        out["cut"] = {"count": cut.count} if cut.by is None else {"count": cut.count, "by": cut.by}
+    return out
 
 
 GAME_KEYS = {"players", "dealer", "stakes", "pool", "phase", "hand", "hands_played", "last_hand", "last_winner",

@@ -43,6 +43,10 @@ class NotationError(MalformedInput):
         self.message = message
         super().__init__([Problem("", f"at character {at + 1}: {message}")])
 
+    def prefixed(self, prefix: str) -> MalformedInput:
+        """The same problem placed under ``prefix`` (the field the text was read from)."""
+        return MalformedInput([Problem(prefix + p.pointer, p.detail, p.code) for p in self.problems])
+
 
 # -- writing -------------------------------------------------------------------------------------
 
@@ -155,7 +159,7 @@ class Position:
     state: dict[str, Any]
 
 
-class _Reader:
+class Reader:
     """A cursor over the text: each ``take_*`` reads one element at ``at`` and moves past it, or
     raises NotationError there."""
 
@@ -254,7 +258,7 @@ def _unescape(raw: str) -> str:
     return out.decode("utf-8")
 
 
-def _read_seats(r: _Reader) -> list[dict[str, Any]]:
+def _read_seats(r: Reader) -> list[dict[str, Any]]:
     players = []
     while True:
         pid = r.take_name("a player id")
@@ -272,7 +276,7 @@ def _read_seats(r: _Reader) -> list[dict[str, Any]]:
             return players
 
 
-def _seat_mark(r: _Reader, p: dict[str, Any]) -> None:
+def _seat_mark(r: Reader, p: dict[str, Any]) -> None:
     start, mark = r.at, r.peek()
     r.at += 1
     if mark in ("o", "b", "l"):
@@ -289,7 +293,7 @@ def _ordered(d: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     return {k: d[k] for k in keys if k in d}
 
 
-def _seat_id(r: _Reader, ids: list[str], what: str) -> str:
+def _seat_id(r: Reader, ids: list[str], what: str) -> str:
     start = r.at
     n = r.take_int(what)
     if not 1 <= n <= len(ids):
@@ -297,7 +301,7 @@ def _seat_id(r: _Reader, ids: list[str], what: str) -> str:
     return ids[n - 1]
 
 
-def _read_table(r: _Reader, ids: list[str], state: dict[str, Any]) -> None:
+def _read_table(r: Reader, ids: list[str], state: dict[str, Any]) -> None:
     start, phase = r.at, r.peek()
     if phase not in _PHASE_OF or not phase:
         raise r.fail("the phase is d (draw), p (play) or e (ended)", start)
@@ -311,7 +315,7 @@ def _read_table(r: _Reader, ids: list[str], state: dict[str, Any]) -> None:
         _table_mark(r, ids, state)
 
 
-def _table_mark(r: _Reader, ids: list[str], state: dict[str, Any]) -> None:
+def _table_mark(r: Reader, ids: list[str], state: dict[str, Any]) -> None:
     start, mark = r.at, r.peek()
     r.at += 1
     flags = {"f": "first_play", "o": "dealer_option", "r": "first_round", "w": "stock_owed"}
@@ -331,7 +335,7 @@ def _table_mark(r: _Reader, ids: list[str], state: dict[str, Any]) -> None:
         raise r.fail(f"{mark!r} is not a table mark (f o r w R<n> H<n> a<seat>x<n> c<seat>)", start)
 
 
-def _read_pile(r: _Reader, hidden: bool) -> tuple[list[str], int]:
+def _read_pile(r: Reader, hidden: bool) -> tuple[list[str], int]:
     if r.eat(EMPTY):
         return [], 0
     listed = r.take_cards("+/")
@@ -339,7 +343,7 @@ def _read_pile(r: _Reader, hidden: bool) -> tuple[list[str], int]:
     return listed, count
 
 
-def _read_melds(r: _Reader, ids: list[str]) -> list[dict[str, Any]]:
+def _read_melds(r: Reader, ids: list[str]) -> list[dict[str, Any]]:
     if r.eat(EMPTY):
         return []
     melds: list[dict[str, Any]] = []
@@ -368,7 +372,7 @@ def _read_melds(r: _Reader, ids: list[str]) -> list[dict[str, Any]]:
             return melds
 
 
-def _run_range(r: _Reader, first: str) -> list[str]:
+def _run_range(r: Reader, first: str) -> list[str]:
     """The naturals of a run from ``first`` to the card after the ``-`` at the cursor (an ace is low
     at the start of a range, high at its end)."""
     start = r.at
@@ -383,7 +387,7 @@ def _run_range(r: _Reader, first: str) -> list[str]:
     return [rank_code(rank) + first[-1] for rank in range(low, high + 1)]
 
 
-def _read_turn(r: _Reader) -> dict[str, Any]:
+def _read_turn(r: Reader) -> dict[str, Any]:
     turn: dict[str, Any] = {"drawn": None, "source": None, "must_open": False, "opened_this_turn": False,
                             "pending_jokers": 0, "builds": {}}
     if r.eat(EMPTY):
@@ -396,7 +400,7 @@ def _read_turn(r: _Reader) -> dict[str, Any]:
     return _ordered(turn, ("drawn", "source", "must_open", "opened_this_turn", "pending_jokers", "builds", "must_use"))
 
 
-def _turn_mark(r: _Reader, turn: dict[str, Any]) -> None:
+def _turn_mark(r: Reader, turn: dict[str, Any]) -> None:
     start, mark = r.at, r.peek()
     r.at += 1
     if mark in ("s", "d", "x"):
@@ -418,7 +422,7 @@ def _turn_mark(r: _Reader, turn: dict[str, Any]) -> None:
         raise r.fail(f"{mark!r} is not a turn mark (s<card> d<card> x? m o j<n> u<card> b<meld>:<low>:<high>)", start)
 
 
-def _read_result(r: _Reader, ids: list[str]) -> dict[str, Any]:
+def _read_result(r: Reader, ids: list[str]) -> dict[str, Any]:
     how = r.take_name("how the hand ended")
     r.expect(",", "after how the hand ended")
     winner = None if r.eat(EMPTY) else _seat_id(r, ids, "the winner")
@@ -436,7 +440,7 @@ def _read_result(r: _Reader, ids: list[str]) -> dict[str, Any]:
     return result
 
 
-def _read_int_table(r: _Reader, ids: list[str]) -> dict[str, int]:
+def _read_int_table(r: Reader, ids: list[str]) -> dict[str, int]:
     entries: list[tuple[str, int]] = []
     while True:
         start = r.at
@@ -458,7 +462,7 @@ def _read_int_table(r: _Reader, ids: list[str]) -> dict[str, int]:
 def read(text: str) -> Position:
     """The variant id and the state (canonical wire form) of a notation; NotationError if ``text`` is
     not one.  The state is not checked against the variant's rules: give it to ``state_from_dict``."""
-    r = _Reader(text)
+    r = Reader(text)
     for ch in VERSION:
         r.expect(ch, f"(a position starts with {VERSION}/)")
     r.expect("/", f"after {VERSION}")
