@@ -7,10 +7,13 @@
 ``serve`` runs gunicorn with the packaged configuration (kalooki_referee/api/gunicorn_conf.py), the
 same however the package was installed; ``--bind`` and ``--workers`` set ``KALOOKI_BIND`` and
 ``KALOOKI_WORKERS``, which that configuration reads.  The conformance runner is ``kalooki-conformance``.
+``serve`` and ``verify`` need the ``server`` extra (``pip install 'kalooki-referee[server]'``); without
+it they say so in one line and exit 2.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 
@@ -18,6 +21,18 @@ from kalooki_referee import __version__
 
 APP = "kalooki_referee.api:create_app()"
 CONFIG = "python:kalooki_referee.api.gunicorn_conf"
+
+
+SERVER_MODULES = ("flask", "gunicorn", "cryptography")  # what the `server` extra brings and these commands load
+
+
+def missing_server() -> str | None:
+    """The one-line reason ``serve`` and ``verify`` cannot run here (None: they can)."""
+    absent = [name for name in SERVER_MODULES if importlib.util.find_spec(name) is None]
+    if not absent:
+        return None
+    return (f"kalooki-referee: this command needs the service, which is not installed ({', '.join(absent)} missing): "
+            "install kalooki-referee[server]")
 
 
 def serve_argv(bind: str | None, workers: int | None, extra: list[str]) -> tuple[list[str], dict[str, str]]:
@@ -42,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="check offline that a signed ruling was not altered (kalooki-referee verify --help)")
     commands.add_parser("version", help="print the version")
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] in (["serve"], ["verify"]):
+        reason = missing_server()
+        if reason:
+            print(reason, file=sys.stderr)
+            return 2
     if argv[:1] == ["verify"]:
         from kalooki_referee.api.verify import verify_main
         return verify_main(argv[1:])

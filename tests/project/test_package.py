@@ -147,3 +147,17 @@ def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     summary = re.search(r"vectors: (\d+) passed, (\d+) failed, (\d+) errors, (\d+) skipped", run.stdout)
     assert summary and int(summary[1]) >= 3000 and summary.group(2, 3, 4) == ("0", "0", "0"), run.stdout[-2000:]
+
+
+@pytest.mark.parametrize("command", [["serve"], ["serve", "--bind", "127.0.0.1:1"], ["verify", "ruling.json"]])
+def test_serve_and_verify_without_the_server_extra_say_what_to_install(command, monkeypatch, capsys):
+    # as in a base install: the web layer's packages cannot be found (the slow test below runs a real one)
+    from kalooki_referee import cli
+
+    real = cli.importlib.util.find_spec
+    monkeypatch.setattr(cli.importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("flask", "gunicorn") else real(name, *a))
+    assert cli.main(command) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "kalooki-referee[server]" in captured.err and "flask, gunicorn missing" in captured.err
