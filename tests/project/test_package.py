@@ -135,6 +135,7 @@ def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
     tops = {n.split("/")[0] for n in names}
     assert tops == {"kalooki_referee", f"kalooki_referee-{kalooki_referee.__version__}.dist-info"}
     for needed in ("kalooki_referee/api/openapi.yaml", "kalooki_referee/vectors/conformance.md", "kalooki_referee/api/gunicorn_conf.py",
+                   "kalooki_referee/vectors/wire-format.md", "kalooki_referee/vectors/shuffle.md",
                    "kalooki_referee/rules/variants/british.yaml", "kalooki_referee/vectors/VERSION",
                    "kalooki_referee/py.typed"):
         assert needed in names
