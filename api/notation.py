@@ -18,7 +18,7 @@ from kalooki_referee.rules.wire.state import state_wire
 
 from . import requests
 from .errors import problem
-from .openapi import openapi_document
+from kalooki_referee.rules.wire.contract import openapi_document
 from .wire import json_answer, json_body
 
 bp = Blueprint("notation", __name__)

@@ -8,8 +8,8 @@ from flask import Blueprint, Response
 
 from kalooki_referee import __version__
 from kalooki_referee.rules import all_variants
+from kalooki_referee.rules.wire import contract as openapi
 
-from . import openapi
 from .wire import json_answer
 
 bp = Blueprint("suite", __name__)

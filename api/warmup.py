@@ -4,9 +4,10 @@ from __future__ import annotations
 from kalooki_referee.rules import all_variants
 from kalooki_referee.rules.clause_ids import TURN_DRAW_MELD_DISCARD
 from kalooki_referee.rules.clauses import citation
+from kalooki_referee.rules.wire import contract as openapi
 from kalooki_referee.rules.wire.variant import loaded_variant_count, variant_ids
 
-from . import openapi, resources
+from . import resources
 
 REQUEST_COMPONENTS = ("AdjudicateRequest", "DealRequest", "GameStartRequest", "LegalActionsRequest",
                       "MeldCheckRequest", "ReplayRequest", "ScoreSheetRequest", "TournamentRequest",

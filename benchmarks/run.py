@@ -373,7 +373,8 @@ def stages(steps: int) -> None:
     """Where the referee's own work on README's first-turn request goes, stage by stage, outside
     Flask: each stage timed once per step between the others (as a request runs them, not warm in a
     loop), in parses of the body timed in the same step; the medians over ``steps`` steps."""
-    from kalooki_referee.api import openapi, requests
+    from kalooki_referee.api import requests
+    from kalooki_referee.rules.wire import contract as openapi
     from kalooki_referee.api.wire import plain, repeated_names
     from kalooki_referee.rules.invariants import check_state
     from kalooki_referee.rules.wire.actions import action_from_valid

@@ -18,7 +18,8 @@ from typing import Any
 import orjson
 from flask import Flask, Response, request
 
-from kalooki_referee.api import create_app, openapi, ops
+from kalooki_referee.api import create_app, ops
+from kalooki_referee.rules.wire import contract as openapi
 from kalooki_referee.api.wire import repeated_names
 from kalooki_referee.rules import load_variant
 from kalooki_referee.rules.cards import pack_counts, pack_order

@@ -3,6 +3,9 @@
     DIR/manifest.json               what the export holds: counts, every file's sha256, who wrote it
     DIR/README.md                   how to read and run it (vectors/export-README.md)
     DIR/conformance.md              the comparison rules (docs/conformance.md)
+    DIR/wire-format.md              the wire format (docs/wire-format.md)
+    DIR/shuffle.md                  the deal and its shuffle, specified with worked values (docs/shuffle.md)
+    DIR/variants.json               each variant the vectors use, with all its parameters resolved
     DIR/vector-file.schema.json     the schema: an exported file is #/$defs/exportFile, the manifest
                                     #/$defs/exportManifest, a vector #/$defs/plainVector
     DIR/<variant>/<topic>.json      a header (suite version, variant, topic, number of vectors, the
@@ -26,10 +29,19 @@ FILE_SCHEMA = f"{SCHEMA_NAME}#/$defs/exportFile"
 MANIFEST_SCHEMA = f"{SCHEMA_NAME}#/$defs/exportManifest"
 # the documents the export carries beside its vectors: (name in the export, where it comes from)
 # The comparison rules are docs/conformance.md; the wheel carries a copy beside this module (setup.py).
-CONFORMANCE = next((p for p in (ROOT / "conformance.md", ROOT.parent / "docs" / "conformance.md") if p.is_file()),
-                   ROOT / "conformance.md")
+# So are the wire format (docs/wire-format.md) and the deal's specification (docs/shuffle.md).
+
+
+def _document(name: str) -> Path:
+    """A page of docs/ as the export carries it: beside this module in the wheel, in docs/ in a checkout."""
+    return next((p for p in (ROOT / name, ROOT.parent / "docs" / name) if p.is_file()), ROOT / name)
+
+
+CONFORMANCE = _document("conformance.md")
 DOCUMENTS = (("README.md", ROOT / "export-README.md"), ("conformance.md", CONFORMANCE),
+             ("wire-format.md", _document("wire-format.md")), ("shuffle.md", _document("shuffle.md")),
              (SCHEMA_NAME, ROOT / SCHEMA_NAME))
+VARIANTS = "variants.json"
 
 
 def _compact(value: Any) -> str:
@@ -44,6 +56,19 @@ def _decision_notes(variant: str, used: list[str]) -> dict[str, dict[str, Any]]:
     by_id = {d.id: d for d in load_variant(variant).decisions}
     return {d: {"ruling": by_id[d].ruling, "reason": by_id[d].reason, "switch": by_id[d].switch}
             for d in used}
+
+
+def variants_document(variants: list[str]) -> dict[str, Any]:
+    """Every variant the vectors run under, with all its parameters resolved (its parents' under its
+    own, every default written): what a request's house rules are laid over (shuffle.md, section 5)."""
+    from kalooki_referee.rules.wire.variant import load_variant
+    from kalooki_referee.rules.wire.params import wire_value
+
+    out = {}
+    for vid in variants:
+        variant = load_variant(vid)
+        out[vid] = {"name": variant.name, "extends": variant.extends, "parameters": wire_value(variant.rules)}
+    return {"suite": SUITE, "variants": out}
 
 
 def file_header(variant: str, topic: str, vectors: list[Vector], version: str) -> dict[str, Any]:
@@ -85,6 +110,10 @@ def export(directory: Path, root: Path = ROOT, selection: Selection = Selection(
         path.write_text(render_file(file_header(variant, topic, vectors, version), vectors), encoding="utf-8")
         entries.append({"path": name, "variant": variant, "topic": topic, "vectors": len(vectors),
                         "sha256": sha256(path)})
+    variants = sorted({v.variant for vs in by_file.values() for v in vs})
+    (directory / VARIANTS).write_text(json.dumps(variants_document(variants), indent=1, ensure_ascii=False, sort_keys=True)
+                                      + "\n", encoding="utf-8")
+    entries.append({"path": VARIANTS, "sha256": sha256(directory / VARIANTS)})
     for name, source in DOCUMENTS:
         (directory / name).write_bytes(source.read_bytes())
         entries.append({"path": name, "sha256": sha256(directory / name)})

@@ -14,7 +14,9 @@ and version, variants, endpoints, vector suite version); it runs every vector of
 and endpoint and skips the others with the reason.  A failure prints the first difference as a
 JSON pointer with the expected and the actual value.  It prints the pass, fail, error and skip
 counts, optionally writes one JSON object per vector (JSON Lines) and a JUnit XML report, and exits
-1 when anything fails or errors (2 when the target cannot be reached at all).
+1 when anything fails or errors (2 when the target cannot be reached at all, or when the selection
+takes no vector: a run, an export or a listing of nothing is a mistake, not a success).  The default
+in-process target needs the ``server`` extra; ``--base-url`` uses the standard library only.
 
 ``export DIR`` writes the suite as plain self-contained vectors, inheritance resolved, with a
 manifest, the schema, a README and the comparison rules (``vectors/export.py``).  The selection
@@ -55,9 +57,17 @@ class Target:
     name: str
 
 
+class NoServer(RuntimeError):
+    """The in-process target needs the web layer, which the base install leaves out."""
+
+
 def in_process_target(app: Flask | None = None) -> Target:
     if app is None:
-        from kalooki_referee.api import create_app
+        try:
+            from kalooki_referee.api import create_app
+        except ImportError as exc:
+            raise NoServer(f"the in-process run needs the service ({exc.name} is missing): install "
+                           "kalooki-referee[server], or run against a server with --base-url URL") from exc
         # in-process, the app's JSON request log would flood the runner's own output: it goes nowhere
         app = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")})
     client = app.test_client()
@@ -205,6 +215,15 @@ def selection_of(args: argparse.Namespace) -> Selection:
                      endpoints=tuple(args.endpoint), decisions=tuple(args.decision), variants=tuple(args.variant))
 
 
+def selected(root: Path, selection: Selection) -> list[Vector]:
+    """The vectors the selection takes; SystemExit(2) with a one-line message when it takes none."""
+    vectors = load_vectors(root, selection=selection)
+    if not vectors:
+        print(f"kalooki-conformance: no vector of {root} matches the selection {selection.to_dict()}", file=sys.stderr)
+        raise SystemExit(2)
+    return vectors
+
+
 def export_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="kalooki-conformance export",
                                      description="Write the suite as plain self-contained vectors (inheritance resolved): "
@@ -214,6 +233,7 @@ def export_main(argv: list[str]) -> int:
     parser.add_argument("--vectors", type=Path, default=ROOT, help="the suite to export (default: this package's)")
     add_selection(parser)
     args = parser.parse_args(argv)
+    selected(args.vectors, selection_of(args))
     count = export(args.directory, args.vectors, selection_of(args))
     print(f"exported {count} vectors to {args.directory}")
     return 0
@@ -226,7 +246,7 @@ def ids_main(argv: list[str]) -> int:
     parser.add_argument("--vectors", type=Path, default=ROOT, help="the suite to list (default: this package's)")
     add_selection(parser)
     args = parser.parse_args(argv)
-    for vid in sorted(v.id for v in load_vectors(args.vectors, selection=selection_of(args))):
+    for vid in sorted(v.id for v in selected(args.vectors, selection_of(args))):
         print(vid)
     return 0
 
@@ -251,8 +271,13 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="list passing and skipped vectors too")
     add_selection(parser)
     args = parser.parse_args(argv)
+    vectors = selected(args.vectors, selection_of(args))
     if target is None:
-        target = http_target(args.base_url) if args.base_url else in_process_target()
+        try:
+            target = http_target(args.base_url) if args.base_url else in_process_target()
+        except NoServer as exc:
+            print(f"kalooki-conformance: {exc}", file=sys.stderr)
+            return 2
     try:
         caps = capabilities(target)
     except Exception as exc:
@@ -262,7 +287,6 @@ def main(argv: list[str] | None = None, target: Target | None = None) -> int:
     suite_version = (caps.get("vector_suite") or {}).get("version")
     print(f"target: {impl.get('name')} {impl.get('version')} at {target.name}; "
           f"claims vector suite {suite_version}; variants: {', '.join(caps.get('variants', []))}")
-    vectors = load_vectors(args.vectors, selection=selection_of(args))
     outcomes = run_suite(target, vectors, caps, frozenset(args.skip_decision))
     for o in outcomes:
         if o.outcome in ("fail", "error") or (args.verbose and o.outcome in ("pass", "skip")):

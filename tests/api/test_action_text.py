@@ -8,7 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kalooki_referee.api.openapi import is_valid
+from kalooki_referee.rules.wire.contract import is_valid
 from kalooki_referee.rules import move_text, parse_move
 from kalooki_referee.rules.wire.game import game_action_wire, read_game_action
 from kalooki_referee.rules.wire.notation import NotationError

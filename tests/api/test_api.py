@@ -92,7 +92,7 @@ def test_health(client):
 
 
 def test_openapi_document_is_served_as_the_file(client):
-    from kalooki_referee.api import openapi
+    from kalooki_referee.rules.wire import contract as openapi
     response = client.get("/openapi.yaml")
     assert response.status_code == 200
     assert response.mimetype == "application/yaml"

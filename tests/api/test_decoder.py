@@ -20,8 +20,8 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kalooki_referee.api import openapi
-from kalooki_referee.api.openapi import MAX_PROBLEMS
+from kalooki_referee.rules.wire import contract as openapi
+from kalooki_referee.rules.wire.contract import MAX_PROBLEMS
 from kalooki_referee.api.wire import decode
 from kalooki_referee.rules.wire import contract
 from kalooki_referee.rules.errors import MalformedInput

@@ -18,7 +18,8 @@ import pytest
 import rfc8785
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from kalooki_referee.api import create_app, openapi, wire
+from kalooki_referee.api import create_app, wire
+from kalooki_referee.rules.wire import contract as openapi
 from kalooki_referee.rules import load_variant
 from kalooki_referee.rules.errors import MalformedInput, UnknownVariant
 from kalooki_referee.vectors.suite import load_vectors, plain_vectors

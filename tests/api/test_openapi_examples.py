@@ -11,7 +11,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kalooki_referee.api import openapi
+from kalooki_referee.rules.wire import contract as openapi
 from kalooki_referee.rules import events
 from tools import openapi_examples
 

@@ -80,6 +80,23 @@ def test_readme_is_a_front_door():
     assert "pytest -m slow" in README and "../shared" in README
 
 
+def test_readme_lists_every_variant_the_service_serves(client):
+    listed = README.split("Variants built so far", 1)[1].split("\n\n", 1)[1].split("\n\n", 1)[0]
+    named = re.findall(r"`([a-z0-9_]+)`", listed)
+    served = [v["id"] for v in client.get("/v1/variants").get_json()["variants"]]
+    assert len(named) == len(set(named)) and sorted(named) == sorted(served)
+
+
+def test_readme_shows_a_body_inline_a_house_rule_and_how_to_choose_the_port():
+    section = README.split("## Try it", 1)[1].split("\n## ", 1)[0]
+    inline = [command for command, _ in _curl_blocks(section) if re.search(r" -d '\{", command)]
+    assert any("/v1/deal" in c or "/v1/adjudicate" in c for c in inline)
+    assert any('"rules": {' in c for c in inline)
+    assert "kalooki-referee serve --port " in README and "KALOOKI_BIND" in README
+    # the install says what is true: from a checkout or a built wheel, the service as the `server` extra
+    assert "not on the package index" in README and "pip install kalooki-referee" not in README
+
+
 def test_every_page_has_its_examples_checked():
     # the pages with a `$ curl` example are read by examples() (a page's first example is among them)
     for page in DOCS:

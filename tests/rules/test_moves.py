@@ -12,7 +12,7 @@ from kalooki_referee.rules import action_from_dict, move_text, parse_move
 from kalooki_referee.rules.errors import MalformedInput
 from kalooki_referee.rules.wire.game import game_action_wire, read_game_action
 from kalooki_referee.rules.wire.notation import NotationError
-from kalooki_referee.api.openapi import is_valid
+from kalooki_referee.rules.wire.contract import is_valid
 from vectors.suite import load_vectors
 
 ROOT = Path(__file__).resolve().parents[2]

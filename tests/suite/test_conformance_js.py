@@ -19,6 +19,7 @@ from flask import request
 from kalooki_referee.api import create_app
 from kalooki_referee.vectors import runner
 from kalooki_referee.vectors.export import export
+from kalooki_referee.vectors.suite import Selection
 from tests.support.helpers import serving
 
 JS = Path(__file__).resolve().parents[2] / "tools" / "conformance-js"
@@ -31,6 +32,22 @@ def test_the_javascript_comparison_rules_pass_their_own_tests():
     done = subprocess.run([NODE, "--test", "test/"], cwd=JS, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "# fail 0" in done.stdout
+
+
+@needs_node
+def test_the_javascript_runner_refuses_an_unknown_option_and_an_empty_selection(tmp_path):
+    def run(*args):
+        return subprocess.run([NODE, str(JS / "runner.mjs"), *args], capture_output=True, text=True, timeout=60)
+    done = run("--base-url", "http://127.0.0.1:9", "--vectors", str(tmp_path), "--no-such-option")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "--no-such-option" in done.stderr and "usage:" in done.stderr
+    # a selection that takes nothing fails before the target is asked anything (none listens on port 9)
+    export(tmp_path, selection=Selection(variants=("denexa_caloochi",), topics=("draw",)))
+    done = run("--base-url", "http://127.0.0.1:9", "--vectors", str(tmp_path), "--id", "no.such.vector.*")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "matches the selection" in done.stderr, done
+    # the same export, selected, does run (and here, with nothing listening, cannot reach the target)
+    done = run("--base-url", "http://127.0.0.1:9", "--vectors", str(tmp_path), "--id", "denexa_caloochi.*")
+    assert done.returncode == 2 and "cannot ask" in done.stderr
 
 
 def _plain(value):

@@ -145,6 +145,17 @@ def test_selection_in_a_run(capsys):
     assert {line.split()[1] for line in out.splitlines() if line.startswith("PASS")} == {v.id for v in wanted}
 
 
+@pytest.mark.parametrize("command", [[], ["ids"], ["export", "OUT"]], ids=["run", "ids", "export"])
+def test_a_selection_that_takes_nothing_is_an_error(command, tmp_path, capsys):
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in command]
+    with pytest.raises(SystemExit) as stopped:
+        runner.main([*argv, "--id", "no.such.vector.*", "--variant", "british"])
+    assert stopped.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "matches the selection" in captured.err
+    assert not (tmp_path / "out").exists()
+
+
 def test_every_released_id_is_still_here_or_withdrawn_in_the_changelog(tmp_path):
     current = {v.id for v in VECTORS}
     released = sorted((ROOT / "released-ids").glob("*.txt"))

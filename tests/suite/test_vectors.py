@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from kalooki_referee.api import openapi
+from kalooki_referee.rules.wire import contract as openapi
 from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, state_from_dict, variant_ids
 from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.game import GameVerdict, adjudicate_game

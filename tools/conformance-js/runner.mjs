@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A second conformance runner, in JavaScript with no dependencies (Node 18 or later: fetch, node:test),
 // written from docs/conformance.md: it runs an export of the vectors (kalooki-conformance export DIR)
-// against a served implementation and reports as the Python runner does.
+// against a served implementation and reports as the Python runner does.  It exits 0 when every vector
+// run passes, 1 when one fails or errors, and 2 on a usage error (an unknown option: one line), a
+// target it cannot reach, or a selection that takes no vector.
 //
 //   node runner.mjs --base-url http://127.0.0.1:8000 --vectors DIR [--jsonl report.jsonl] [-v]
 //        [--id GLOB] [--topic T] [--clause GLOB] [--endpoint E] [--decision D] [--variant V]
@@ -86,17 +88,30 @@ export async function runVector(baseUrl, vector) {
   return { outcome: "pass", detail: "" };
 }
 
+const USAGE = "node runner.mjs --base-url URL --vectors DIR [--jsonl FILE] [-v] [selection options]";
+
 export async function main(argv) {
   const repeat = { type: "string", multiple: true, default: [] };
-  const { values } = parseArgs({ args: argv, options: {
-    "base-url": { type: "string" }, vectors: { type: "string" }, jsonl: { type: "string" },
-    verbose: { type: "boolean", short: "v", default: false }, "skip-decision": repeat,
-    id: repeat, topic: repeat, clause: repeat, endpoint: repeat, decision: repeat, variant: repeat } });
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: {
+      "base-url": { type: "string" }, vectors: { type: "string" }, jsonl: { type: "string" },
+      verbose: { type: "boolean", short: "v", default: false }, "skip-decision": repeat,
+      id: repeat, topic: repeat, clause: repeat, endpoint: repeat, decision: repeat, variant: repeat } }));
+  } catch (err) {  // an unknown option, a missing value: one line, as a usage error
+    console.error(`runner.mjs: ${err.message.split("\n")[0]} (usage: ${USAGE})`);
+    return 2;
+  }
   if (!values["base-url"] || !values.vectors) {
-    console.error("usage: node runner.mjs --base-url URL --vectors DIR [--jsonl FILE] [selection options]");
+    console.error(`usage: ${USAGE}`);
     return 2;
   }
   const base = values["base-url"].replace(/\/+$/, "");
+  const entries = loadExport(values.vectors).filter(({ vector, topic }) => selects(values, vector, topic));
+  if (entries.length === 0) {  // running nothing is a mistake, not a pass
+    console.error(`runner.mjs: no vector of ${values.vectors} matches the selection`);
+    return 2;
+  }
   let caps;
   try {
     const answer = await call(`${base}/v1/capabilities`, { headers: { accept: "application/json" } });
@@ -108,7 +123,6 @@ export async function main(argv) {
   }
   const impl = caps.implementation ?? {};
   console.log(`target: ${impl.name} ${impl.version} at ${base}; claims vector suite ${caps.vector_suite?.version}`);
-  const entries = loadExport(values.vectors).filter(({ vector, topic }) => selects(values, vector, topic));
   const lines = [];
   const counts = { pass: 0, fail: 0, error: 0, skip: 0 };
   for (const { file, vector } of entries) {
