@@ -143,7 +143,8 @@ EXAMPLE_KEY = base64.b64encode(hashlib.sha256(b"kalooki-referee openapi example 
 def example_client() -> FlaskClient:
     """The service the examples are the answers of: this app, signing with the example key."""
     from kalooki_referee.api import create_app
-    return create_app({"TESTING": True, "KALOOKI_SIGNING_KEY": EXAMPLE_KEY}).test_client()
+    return create_app({"TESTING": True, "KALOOKI_SIGNING_KEY": EXAMPLE_KEY,
+                       "KALOOKI_PUBLIC_URL": "http://localhost/"}).test_client()
 
 
 def answer(client: FlaskClient, method: str, url: str, body: Any) -> tuple[int, Any]:
