@@ -82,14 +82,15 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def gunicorn_instances(count: int, workers: int = 2):
+def gunicorn_instances(count: int, workers: int = 2, env: dict[str, str] | None = None):
     """``count`` instances of the referee as README serves them (`kalooki-referee serve`: gunicorn with api/gunicorn_conf.py),
-    started side by side: a list of (port, process)."""
+    started side by side (with ``env`` added to the environment): a list of (port, process)."""
     started = []
+    extra = env or {}
     try:
         for _ in range(count):
             port = free_port()
-            env = {**os.environ, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": str(workers)}
+            env = {**os.environ, **extra, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": str(workers)}
             proc = subprocess.Popen([sys.executable, "-m", "kalooki_referee.cli", "serve"],
                                     cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                     start_new_session=True)
@@ -109,7 +110,8 @@ def nginx_config(listen_port: int, upstream_ports: list[int], runtime: Path) -> 
               .replace("${LISTEN}", f"127.0.0.1:{listen_port}")
               .replace("${UPSTREAM_SERVERS}", servers)
               .replace("${RUNTIME_DIR}", str(runtime))
-              .replace("${ERRORS_DIR}", str(runtime / "errors")))
+              .replace("${ERRORS_DIR}", str(runtime / "errors"))
+              .replace("${METRICS_FROM}", "127.0.0.1"))
     assert "${" not in filled
     return filled
 
