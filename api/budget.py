@@ -1,36 +1,39 @@
-"""A budget of CPU time per client address, so that one address sending valid but costly requests
+"""A budget of worker time per client address, so that one address sending valid but costly requests
 (long replays, listings at the edge of their search budgets) cannot hold the answers of the others.
 
 Every route that computes (each POST: a verdict, a deal, a game, a listing) draws on its client's
-bucket: a token bucket of CPU seconds, ``CLIENT_CPU_BURST`` seconds full (0.5 by default), refilled at
-``CLIENT_CPU_RATE`` CPU seconds per second (0.25 by default: a quarter of a worker), per worker.  A
-request is let through while its client's balance is above zero and charged the CPU time it took
-once answered (the process's own CPU clock, as the deadline counts it); while the balance is at or
-below zero the client gets 429 problem+json with ``Retry-After``, at once, before its body is parsed.
-So a client alone gets the whole worker for cheap requests, and a client sending costly ones in a
-flood gets about a quarter of each worker: the others wait behind at most one of its requests.
+bucket: a token bucket of a worker's seconds, ``KALOOKI_CLIENT_BURST`` seconds full (0.5 by default),
+refilled at ``KALOOKI_CLIENT_RATE`` seconds per second (0.1 by default: a tenth of the worker), per
+worker.  A request is let through while its client's balance is above zero and charged, once
+answered, the time it held the worker (the wall clock from the app's start on it to its answer: on a
+loaded machine a request holds the worker longer than its CPU time, and that is what the others wait
+for).  While the balance is at or below zero the client gets 429 problem+json with ``Retry-After``,
+at once, before its body is parsed.  So a client alone gets the worker for cheap requests (a
+thousand answers of a millisecond before its first refusal, a hundred a second after), and a client
+sending costly ones in a flood holds each worker a tenth of the time: the others rarely wait behind
+one of its requests, and never behind more than one.
 
 The client is the connection's address, or, when that address is a trusted proxy
 (``KALOOKI_TRUSTED_PROXIES``, loopback by default, where deploy/nginx.conf runs), the last address of
-``X-Forwarded-For``: the one the proxy itself appended.  ``KALOOKI_CLIENT_CPU_RATE=0`` turns the
-budget off.  Both settings may be given in the app's config under the same names.
+``X-Forwarded-For``: the one the proxy itself appended.  ``KALOOKI_CLIENT_RATE=0`` turns the budget
+off.  Each setting may be given in the app's config under the same name.
 """
 from __future__ import annotations
 
 import math
 import os
-from time import monotonic, process_time
+from time import monotonic
 from typing import Any
 
 from flask import Flask, Response, request
 
 from .errors import problem
 
-RATE_ENV, BURST_ENV, TRUSTED_ENV = "KALOOKI_CLIENT_CPU_RATE", "KALOOKI_CLIENT_CPU_BURST", "KALOOKI_TRUSTED_PROXIES"
-DEFAULT_RATE, DEFAULT_BURST, DEFAULT_TRUSTED = 0.25, 0.5, "127.0.0.1,::1"
+RATE_ENV, BURST_ENV, TRUSTED_ENV = "KALOOKI_CLIENT_RATE", "KALOOKI_CLIENT_BURST", "KALOOKI_TRUSTED_PROXIES"
+DEFAULT_RATE, DEFAULT_BURST, DEFAULT_TRUSTED = 0.1, 0.5, "127.0.0.1,::1"
 MAX_CLIENTS = 10_000  # the addresses a worker keeps a balance for; past it, those whose bucket is full are forgotten
 MAX_ADDRESS = 64  # characters of an address taken from X-Forwarded-For (an IPv6 address is at most 45)
-_CHARGED_SINCE = "kalooki.budget"  # (the environ key of an admitted request: its client and its CPU clock at the start)
+_CHARGED_SINCE = "kalooki.budget"  # (the environ key of an admitted request: its client and when it started)
 
 
 def client_address(environ: dict[str, Any], trusted: frozenset[str]) -> str:
@@ -38,7 +41,7 @@ def client_address(environ: dict[str, Any], trusted: frozenset[str]) -> str:
     proxy appended last to X-Forwarded-For."""
     peer = str(environ.get("REMOTE_ADDR") or "")
     if peer in trusted:
-        forwarded = environ.get("HTTP_X_FORWARDED_FOR")
+        forwarded = str(environ.get("HTTP_X_FORWARDED_FOR") or "")
         if forwarded:
             last = forwarded[-MAX_ADDRESS - 8:].rsplit(",", 1)[-1].strip()
             if 0 < len(last) <= MAX_ADDRESS:
@@ -47,7 +50,7 @@ def client_address(environ: dict[str, Any], trusted: frozenset[str]) -> str:
 
 
 class Buckets:
-    """The balance of CPU seconds of each client address, refilled with the wall clock."""
+    """The balance of worker seconds of each client address, refilled with the wall clock."""
 
     def __init__(self, rate: float, burst: float, max_clients: int = MAX_CLIENTS) -> None:
         self.rate, self.burst, self.max_clients = rate, burst, max_clients
@@ -81,8 +84,8 @@ class Buckets:
 
 
 def install(app: Flask) -> None:
-    """Draw every POST of ``app`` on its client's bucket (``KALOOKI_CLIENT_CPU_RATE``,
-    ``KALOOKI_CLIENT_CPU_BURST``, ``KALOOKI_TRUSTED_PROXIES``, from the app's config or the environment)."""
+    """Draw every POST of ``app`` on its client's bucket (``KALOOKI_CLIENT_RATE``,
+    ``KALOOKI_CLIENT_BURST``, ``KALOOKI_TRUSTED_PROXIES``, from the app's config or the environment)."""
     def setting(name: str, default: Any) -> Any:
         return app.config.get(name, os.environ.get(name, default))
 
@@ -102,15 +105,16 @@ def install(app: Flask) -> None:
         if wait > 0:
             retry = max(1, math.ceil(wait))
             response = problem(429, "Too Many Requests",
-                               f"this client has spent its share of the referee's CPU time; "
+                               f"this client has used its share of the referee's time; "
                                f"try again in {retry} s", "too-many-requests")
             response.headers["Retry-After"] = str(retry)
             return response
-        environ[_CHARGED_SINCE] = (client, process_time())
+        environ[_CHARGED_SINCE] = (client, monotonic())
         return None
 
     @app.teardown_request
     def _charge(exc: BaseException | None = None) -> None:
         started = request.environ.pop(_CHARGED_SINCE, None)
         if started is not None:
-            buckets.charge(started[0], process_time() - started[1], monotonic())
+            now = monotonic()
+            buckets.charge(started[0], now - started[1], now)

@@ -5,10 +5,10 @@ import os
 
 import pytest
 
-# The per-client CPU budget (api/budget.py) is off for the suite, in process and in the servers the
+# The per-client budget of worker time (api/budget.py) is off for the suite, in process and in the servers the
 # slow tests start (they inherit this environment): the suite sends thousands of requests from one
 # address.  The tests of the budget itself turn it on.
-os.environ.setdefault("KALOOKI_CLIENT_CPU_RATE", "0")
+os.environ.setdefault("KALOOKI_CLIENT_RATE", "0")
 
 from kalooki_referee.api import create_app
 

@@ -1,5 +1,5 @@
 """An edge no single client can stall (docs/serving.md, docs/limits.md): a request's head bounded
-before any work that grows with its headers, each client's share of the CPU, the metrics kept to the
+before any work that grows with its headers, each client's share of the workers' time, the metrics kept to the
 operator.
 
 The default run checks the pieces in process: the environ of many repeated headers is made in linear
@@ -32,7 +32,7 @@ from tests.api.test_serving import gunicorn_instances, nginx_in_front, request
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_TURN = (ROOT / "examples" / "first-turn.json").read_bytes()
 PROBLEM = "application/problem+json"
-BUDGET_ON = {"KALOOKI_CLIENT_CPU_RATE": str(DEFAULT_RATE), "KALOOKI_CLIENT_CPU_BURST": str(DEFAULT_BURST)}
+BUDGET_ON = {"KALOOKI_CLIENT_RATE": str(DEFAULT_RATE), "KALOOKI_CLIENT_BURST": str(DEFAULT_BURST)}
 
 
 # -- in process ------------------------------------------------------------------------------------
@@ -52,7 +52,7 @@ def test_a_bucket_lets_a_client_through_while_its_balance_is_above_zero():
     buckets = Buckets(rate=0.25, burst=0.5)
     assert buckets.wait("a", 0.0) == 0
     buckets.charge("a", 0.6, 0.0)          # one costly request takes the balance below zero
-    assert buckets.wait("a", 0.0) == pytest.approx(0.4)   # (0.1 s of CPU owed at 0.25 a second)
+    assert buckets.wait("a", 0.0) == pytest.approx(0.4)   # (0.1 s owed, refilled at 0.25 s a second)
     assert buckets.wait("b", 0.0) == 0     # another client is not concerned
     assert buckets.wait("a", 0.5) == 0     # refilled
     assert buckets.balance("a", 100.0) == 0.5   # never over the burst
@@ -78,10 +78,10 @@ def test_the_client_is_the_peer_or_what_a_trusted_proxy_appended(environ, client
 
 
 def _costly_app():
-    return create_app({"TESTING": True, "KALOOKI_CLIENT_CPU_RATE": 0.01, "KALOOKI_CLIENT_CPU_BURST": 0.02})
+    return create_app({"TESTING": True, "KALOOKI_CLIENT_RATE": 0.001, "KALOOKI_CLIENT_BURST": 0.02})
 
 
-def test_a_client_over_its_share_of_the_cpu_gets_429_and_the_others_do_not():
+def test_a_client_over_its_share_of_the_workers_time_gets_429_and_the_others_do_not():
     client = _costly_app().test_client()
     game = client.post("/v1/games", json={"variant": "british", "players": ["a", "b"], "seed": 1}).get_json()["game"]
     replay = {"variant": "british", "start": {"game": game}, "actions": [{"type": "draw", "source": "stock"}]}
@@ -105,7 +105,7 @@ def test_a_client_over_its_share_of_the_cpu_gets_429_and_the_others_do_not():
 
 
 def test_the_budget_is_off_at_a_rate_of_zero():
-    client = create_app({"TESTING": True, "KALOOKI_CLIENT_CPU_RATE": 0}).test_client()
+    client = create_app({"TESTING": True, "KALOOKI_CLIENT_RATE": 0}).test_client()
     game = client.post("/v1/games", json={"variant": "british", "players": ["a", "b"], "seed": 1}).get_json()["game"]
     replay = {"variant": "british", "start": {"game": game}, "actions": [{"type": "draw", "source": "stock"}] * 50}
     assert {client.post("/v1/replay", json=replay).status_code for _ in range(30)} == {200}
