@@ -1,12 +1,13 @@
 """The ``kalooki-referee`` command.
 
-    kalooki-referee serve [--bind HOST:PORT] [--workers N] [-- GUNICORN_ARGS...]
+    kalooki-referee serve [--bind HOST:PORT] [--workers N] [--public-url URL] [-- GUNICORN_ARGS...]
     kalooki-referee verify RULING.json --public-key KEY   (or --request/--answer, --keys; see --help)
     kalooki-referee version
 
 ``serve`` runs gunicorn with the packaged configuration (kalooki_referee/api/gunicorn_conf.py), the
-same however the package was installed; ``--bind`` and ``--workers`` set ``KALOOKI_BIND`` and
-``KALOOKI_WORKERS``, which that configuration reads.  The conformance runner is ``kalooki-conformance``.
+same however the package was installed; ``--bind``, ``--workers`` and ``--public-url`` set
+``KALOOKI_BIND``, ``KALOOKI_WORKERS`` and ``KALOOKI_PUBLIC_URL`` (the address the service's links
+start with, api/notation.py), which that configuration and the app read.  The conformance runner is ``kalooki-conformance``.
 """
 from __future__ import annotations
 
@@ -20,9 +21,12 @@ APP = "kalooki_referee.api:create_app()"
 CONFIG = "python:kalooki_referee.api.gunicorn_conf"
 
 
-def serve_argv(bind: str | None, workers: int | None, extra: list[str]) -> tuple[list[str], dict[str, str]]:
+def serve_argv(bind: str | None, workers: int | None, extra: list[str],
+               public_url: str | None = None) -> tuple[list[str], dict[str, str]]:
     """The gunicorn command line and environment that ``serve`` runs."""
     env = dict(os.environ)
+    if public_url:
+        env["KALOOKI_PUBLIC_URL"] = public_url
     if bind:
         env["KALOOKI_BIND"] = bind
     if workers:
@@ -36,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="serve the API with gunicorn and the packaged settings")
     serve.add_argument("--bind", help="HOST:PORT to listen on (default $KALOOKI_BIND or 127.0.0.1:8000)")
     serve.add_argument("--workers", type=int, help="worker processes (default $KALOOKI_WORKERS or 2 x cores + 1)")
+    serve.add_argument("--public-url", help="the address the service's links (QR codes) start with, e.g. "
+                       "https://referee.example/ (default $KALOOKI_PUBLIC_URL or /, a relative link)")
     serve.add_argument("gunicorn_args", nargs=argparse.REMAINDER,
                        help="after --, further gunicorn options")
     commands.add_parser("verify", add_help=False,
@@ -50,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         print(__version__)
         return 0
     extra = [a for a in args.gunicorn_args if a != "--"]
-    command, env = serve_argv(args.bind, args.workers, extra)
+    command, env = serve_argv(args.bind, args.workers, extra, args.public_url)
     os.execvpe(command[0], command, env)  # gunicorn takes this process's place (signals go to it)
     return 0  # pragma: no cover - not reached
 

@@ -417,3 +417,10 @@ def test_nginx_keeps_the_metrics_to_the_operators_addresses():
         assert status == 200 and b"kalooki_http_requests_total" in body
         # any other path is open to that address
         assert raw_exchange(front, fetch.replace(b"/metrics", b"/health"), source="127.0.0.2")[0] == 200
+
+
+def test_serve_passes_the_public_address_to_the_app():
+    from kalooki_referee.cli import serve_argv
+
+    _, env = serve_argv("127.0.0.1:9000", 2, [], "https://referee.example/")
+    assert env["KALOOKI_PUBLIC_URL"] == "https://referee.example/" and env["KALOOKI_BIND"] == "127.0.0.1:9000"
