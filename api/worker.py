@@ -14,7 +14,7 @@ further package) with the app behind a small adapter, ``WholeRequests``:
   connection have gunicorn's keep-alive timeout), then ``KALOOKI_BODY_SECONDS`` (20) for the body;
 * a request's head is bounded before anything reads its headers one by one: at most
   ``KALOOKI_MAX_HEADER_LINES`` (100) header lines of at most 8,190 bytes each (gunicorn's parser,
-  api/gunicorn_conf.py) and ``KALOOKI_MAX_HEADER_BYTES`` (32 KiB) in all (``BoundedHeadProtocol``,
+  api/gunicorn_conf.py) and ``KALOOKI_MAX_HEADER_BYTES`` (32 KiB) in all (``HeadDeadlineProtocol``,
   counted as the parser meets each line); past either bound the connection gets 431 and is closed.
   Every refusal the worker makes itself (400, 408, 414, 431, 501) is problem+json, like the app's;
 * then the app runs in the loop's thread, the main thread, one request at a time, as in a sync

@@ -167,6 +167,16 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
 
 
+def _booted(pid: int, count: int) -> list[int]:
+    """The workers of the master ``pid`` once all ``count`` are started (the first may answer before the others)."""
+    deadline = time.monotonic() + 60
+    while len(_children(pid)) < count:
+        assert time.monotonic() < deadline, "the workers did not all start"
+        time.sleep(0.2)
+    time.sleep(1)   # (a worker's first seconds: loading what the master did not)
+    return _children(pid)
+
+
 def _cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")   # utime + stime
@@ -220,8 +230,7 @@ HOSTILE_HEAD = (b"GET /health HTTP/1.1\r\nHost: referee\r\n"
 def test_serve_alone_refuses_4000_header_lines_cheaply_while_health_answers(capsys):
     assert len(HOSTILE_HEAD) > 32_000_000
     with gunicorn_instances(1, workers=2) as [(port, proc)]:
-        workers = _children(proc.pid)
-        assert len(workers) == 2
+        workers = _booted(proc.pid, 2)
         health: list[int] = []
         stop = threading.Event()
 
@@ -244,6 +253,12 @@ def test_serve_alone_refuses_4000_header_lines_cheaply_while_health_answers(caps
             poller.join()
         spent = sum(_cpu_seconds(w) for w in workers) - before
         assert _children(proc.pid) == workers, "a worker was replaced"
+        # the worker's other refusals are problems too: a line that is no header, a request line too long
+        for payload, refused in ((b"GET /health HTTP/1.1\r\nHost: referee\r\nno colon here\r\n\r\n", 400),
+                                 (b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: referee\r\n\r\n", 414)):
+            status, headers, body = raw_exchange(port, payload)
+            assert (status, headers.get("content-type")) == (refused, PROBLEM), (status, headers, body[:200])
+            assert json.loads(body)["status"] == refused and headers.get("x-content-type-options") == "nosniff"
     for status, content_type, body in answers:
         assert (status, content_type) == (431, PROBLEM), (status, content_type, body[:200])
         assert json.loads(body)["type"].endswith("/request-header-fields-too-large")
@@ -260,7 +275,7 @@ def test_a_workers_memory_after_a_hundred_large_heads_stays_near_a_fresh_ones(ca
               + b"".join(b"X-Big-%d: " % i + b"b" * 7000 + b"\r\n" for i in range(4)) + b"\r\n")
     assert len(at_cap) < MAX_HEADER_BYTES
     with gunicorn_instances(1, workers=1) as [(port, proc)]:
-        [worker] = _children(proc.pid)
+        [worker] = _booted(proc.pid, 1)
         for _ in range(5):   # the first requests of a worker fill its caches
             assert request(port, "POST", "/v1/adjudicate", FIRST_TURN)[0] == 200
             assert raw_exchange(port, at_cap)[0] == 200
