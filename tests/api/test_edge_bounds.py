@@ -82,7 +82,8 @@ def _costly_app():
 
 
 def test_a_client_over_its_share_of_the_workers_time_gets_429_and_the_others_do_not():
-    client = _costly_app().test_client()
+    app = _costly_app()
+    client = app.test_client()
     game = client.post("/v1/games", json={"variant": "british", "players": ["a", "b"], "seed": 1}).get_json()["game"]
     replay = {"variant": "british", "start": {"game": game}, "actions": [{"type": "draw", "source": "stock"}]}
     statuses = []
@@ -97,7 +98,9 @@ def test_a_client_over_its_share_of_the_workers_time_gets_429_and_the_others_do_
     # another address, or a GET of the same one, is served
     assert client.post("/v1/replay", json=replay, environ_overrides={"REMOTE_ADDR": "192.0.2.2"}).status_code == 200
     assert client.get("/v1/variants", environ_overrides={"REMOTE_ADDR": "192.0.2.1"}).status_code == 200
-    # behind a trusted proxy the client is the address it forwarded
+    # behind a trusted proxy the client is the address it forwarded (192.0.2.1 made to owe a minute,
+    # so that no refill in between, on a slow machine, makes this pass or fail by chance)
+    app.extensions["kalooki_referee.budget"].charge("192.0.2.1", 60.0, time.monotonic())
     forwarded = {"REMOTE_ADDR": "127.0.0.1", "HTTP_X_FORWARDED_FOR": "192.0.2.1"}
     assert client.post("/v1/replay", json=replay, environ_overrides=forwarded).status_code == 429
     forwarded["HTTP_X_FORWARDED_FOR"] = "192.0.2.3"
