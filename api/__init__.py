@@ -39,7 +39,7 @@ class RefereeApp(Flask):
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    from . import cards, deadline, docs, errors, games, keys, notation, ops, page, resources, suite, verdicts
+    from . import budget, cards, deadline, docs, errors, games, keys, notation, ops, page, resources, suite, verdicts
     from .signing import load_key
     from .warmup import warm
     from .wire import MAX_BODY_BYTES, WholeBodyRequest
@@ -57,10 +57,12 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     # ephemeral (GET /v1/keys)
     app.extensions["kalooki_signing_key"] = load_key(
         {**os.environ, **{k: v for k, v in app.config.items() if k.startswith("KALOOKI_SIGNING_KEY")}})
+    notation.configure(app)  # the public address links start with (KALOOKI_PUBLIC_URL)
     ops.install(app)  # CORS, request ids, the JSON request log, the metrics, security headers
     for blueprint in blueprints:
         app.register_blueprint(blueprint)
     warm()  # load the variants and compile the validators now, not on a worker's first requests
+    budget.install(app)  # each client's share of the CPU, on the routes that compute (every POST)
     deadline.install(app)
     errors.install(app)
     return app

@@ -43,6 +43,9 @@ _SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")
 CORS_ORIGINS_ENV = "KALOOKI_CORS_ORIGINS"
 DEFAULT_CORS_ORIGINS = "*"  # public and stateless: no cookies, no credentials, any page may call it
 CORS_MAX_AGE = 600  # seconds a browser may keep a preflight's answer
+# The routes no other site's page may read, whatever KALOOKI_CORS_ORIGINS allows: the operator's
+# metrics (deploy/nginx.conf also keeps them from any address but the operator's).
+PRIVATE_ROUTES = frozenset({"/metrics"})
 
 # The answers that are the same for everyone until the next deployment may be cached briefly by
 # browsers and shared caches; every other answer (verdicts, probes, metrics, problems) is never stored.
@@ -257,12 +260,12 @@ class _Recorder:
         environ = req.environ
         now = perf_counter()
         seconds = now - environ.get(_STARTED, now)  # (0 for a request made without the wrapper)
-        if "HTTP_ORIGIN" in environ:
+        rule = req.url_rule
+        route = rule.rule if rule is not None else UNMATCHED
+        if "HTTP_ORIGIN" in environ and route not in PRIVATE_ROUTES:
             for hook in self.cors:
                 response = hook(response)
         rid = environ.get(REQUEST_ID) or environ.setdefault(REQUEST_ID, fresh_request_id())
-        rule = req.url_rule
-        route = rule.rule if rule is not None else UNMATCHED
         method = req.method if req.method in _METHODS else "other"
         status = response.status_code
         environ[_SEND] = _headers(response, rid, route, method)

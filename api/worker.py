@@ -12,6 +12,11 @@ further package) with the app behind a small adapter, ``WholeRequests``:
   within deadlines on the whole of it, not between two reads: ``KALOOKI_HEAD_SECONDS`` (10) from
   the connection's opening to the end of the first request's headers (later requests on a kept-alive
   connection have gunicorn's keep-alive timeout), then ``KALOOKI_BODY_SECONDS`` (20) for the body;
+* a request's head is bounded before anything reads its headers one by one: at most
+  ``KALOOKI_MAX_HEADER_LINES`` (100) header lines of at most 8,190 bytes each (gunicorn's parser,
+  api/gunicorn_conf.py) and ``KALOOKI_MAX_HEADER_BYTES`` (32 KiB) in all (``HeadDeadlineProtocol``,
+  counted as the parser meets each line); past either bound the connection gets 431 and is closed.
+  Every refusal the worker makes itself (400, 408, 414, 431, 501) is problem+json, like the app's;
 * then the app runs in the loop's thread, the main thread, one request at a time, as in a sync
   worker: the request is pure CPU work, so one at a time per process is what the GIL would allow
   anyway, and the app's CPU deadline (api/deadline.py, a timer signal) interrupts it there;
@@ -29,12 +34,20 @@ WSGIApp = Callable[..., Any]
 ASGICall = Callable[..., Any]
 
 from gunicorn.asgi.protocol import ASGIProtocol
+from gunicorn.asgi.parser import LimitRequestHeaders
 from gunicorn.workers import gasgi
+
+from werkzeug.http import HTTP_STATUS_CODES
 
 from .wire import MAX_BODY_BYTES, WHOLE_BODY
 
 HEAD_SECONDS = float(os.environ.get("KALOOKI_HEAD_SECONDS", 10))
 BODY_SECONDS = float(os.environ.get("KALOOKI_BODY_SECONDS", 20))
+# the bounds of a request's head (docs/limits.md): its header lines (gunicorn's limit_request_fields,
+# set from the same variable in api/gunicorn_conf.py) and their bytes in all, names and values
+MAX_HEADER_LINES = int(os.environ.get("KALOOKI_MAX_HEADER_LINES", 100))
+MAX_HEADER_BYTES = int(os.environ.get("KALOOKI_MAX_HEADER_BYTES", 32 * 1024))
+MAX_HEADER_LINE_BYTES = 8190  # one line, its end included (gunicorn's limit_request_field_size)
 
 
 class _Overdue(Exception):
@@ -143,30 +156,81 @@ def wsgi_environ(scope: dict[str, Any], body: bytes, multiprocess: bool) -> dict
     }
     if client:
         environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = str(client[0]), str(client[1])
+    repeated: dict[str, list[str]] = {}  # a name sent on several lines: its values, joined once at the end
     for name, value in scope.get("headers", ()):
         key = name.decode("latin-1").upper().replace("-", "_")
         text = value.decode("latin-1")
         if key in ("CONTENT_TYPE", "CONTENT_LENGTH"):
             environ[key] = text
+            continue
+        key = "HTTP_" + key
+        if key in environ:
+            values = repeated.get(key)
+            if values is None:
+                values = repeated[key] = [environ[key]]
+            values.append(text)
         else:
-            key = "HTTP_" + key
-            environ[key] = environ[key] + "," + text if key in environ else text
+            environ[key] = text
+    for key, values in repeated.items():
+        environ[key] = ",".join(values)
     return environ
 
 
+def _head_problem(status: int) -> bytes:
+    """The problem+json body of a refusal the worker makes itself, as the app writes it for the
+    same status (api/errors.py); for 431, the bounds of a head."""
+    from werkzeug.exceptions import default_exceptions
+
+    from .errors import http_problem
+
+    exc = default_exceptions.get(status)
+    name = HTTP_STATUS_CODES.get(status, "Error")
+    detail = (f"a request's head is limited to {MAX_HEADER_LINES} header lines of at most "
+              f"{MAX_HEADER_LINE_BYTES} bytes each and {MAX_HEADER_BYTES} bytes in all" if status == 431
+              else exc.description if exc is not None and exc.description else name)
+    return bytes(http_problem(status, name, detail).get_data())
+
+
 class HeadDeadlineProtocol(ASGIProtocol):
-    """gunicorn's connection protocol with a deadline on the first request's whole head: a
-    connection that has not sent its request line and headers within HEAD_SECONDS is closed."""
+    """gunicorn's connection protocol with the head of every request bounded: the first request's
+    whole head within HEAD_SECONDS of the connection's opening (else the connection is closed), and
+    every request's header lines at most MAX_HEADER_BYTES in all, counted as the parser reads each
+    line, before anything works on them as a set (past it: 431).  Its own refusals are problem+json."""
 
     _head_timer: asyncio.TimerHandle | None = None
+    _head_bytes = 0
+    _problems: dict[int, bytes] = {}  # (made once per status and kept: a refusal costs no JSON writing)
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
         self._head_timer = self.worker.loop.call_later(HEAD_SECONDS, self._head_overdue)
 
+    def _setup_callback_parser(self) -> None:
+        super()._setup_callback_parser()
+        # (the Python parser, which api/gunicorn_conf.py sets, calls this with each header line it reads)
+        self._callback_parser._on_header = self._count_header
+
+    def _count_header(self, name: bytes, value: bytes) -> None:
+        self._head_bytes += len(name) + len(value) + 4  # (the colon, a space and the line's end)
+        if self._head_bytes > MAX_HEADER_BYTES:
+            raise LimitRequestHeaders("the request's header lines are too large in all")
+
     def _on_headers_complete(self) -> Any:
         self._cancel_head_timer()
+        self._head_bytes = 0  # (the next request on this connection counts its own)
         return super()._on_headers_complete()
+
+    def _send_error_response(self, status: int, message: str, extra_headers: Any = ()) -> None:
+        """gunicorn's own refusals (a malformed request, a line or a head too large) as problem+json;
+        ``message``, which may quote the request, is not sent."""
+        body = self._problems.get(status)
+        if body is None:
+            body = self._problems[status] = _head_problem(status)
+        extra = "".join(f"{name}: {value}\r\n" for name, value in extra_headers)
+        head = (f"HTTP/1.1 {status} {HTTP_STATUS_CODES.get(status, 'Error')}\r\nContent-Type: application/problem+json\r\n"
+                f"Content-Length: {len(body)}\r\nX-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+                f"{extra}Connection: close\r\n\r\n")
+        self._safe_write(head.encode("latin-1") + body)
 
     def _head_overdue(self) -> None:
         self._head_timer = None

@@ -1,14 +1,15 @@
 """The ``kalooki-referee`` command.
 
-    kalooki-referee serve [--port PORT | --bind HOST:PORT] [--workers N] [-- GUNICORN_ARGS...]
+    kalooki-referee serve [--port PORT | --bind HOST:PORT] [--workers N] [--public-url URL] [-- GUNICORN_ARGS...]
     kalooki-referee verify RULING.json --public-key KEY   (or --request/--answer, --keys; see --help)
     kalooki-referee version
 
 ``serve`` runs gunicorn with the packaged configuration (kalooki_referee/api/gunicorn_conf.py), the
-same however the package was installed; ``--bind`` (``--port N``: ``127.0.0.1:N``) and ``--workers``
-set ``KALOOKI_BIND`` and ``KALOOKI_WORKERS``, which that configuration reads.  The conformance runner is ``kalooki-conformance``.
-``serve`` and ``verify`` need the ``server`` extra (``pip install 'kalooki-referee[server]'``); without
-it they say so in one line and exit 2.
+same however the package was installed; ``--bind`` (``--port N``: ``127.0.0.1:N``), ``--workers`` and
+``--public-url`` set ``KALOOKI_BIND``, ``KALOOKI_WORKERS`` and ``KALOOKI_PUBLIC_URL`` (the address the
+service's links start with, api/notation.py), which that configuration and the app read.  The
+conformance runner is ``kalooki-conformance``.  ``serve`` and ``verify`` need the ``server`` extra
+(``pip install 'kalooki-referee[server]'``); without it they say so in one line and exit 2.
 """
 from __future__ import annotations
 
@@ -35,9 +36,12 @@ def missing_server() -> str | None:
             "install kalooki-referee[server]")
 
 
-def serve_argv(bind: str | None, workers: int | None, extra: list[str]) -> tuple[list[str], dict[str, str]]:
+def serve_argv(bind: str | None, workers: int | None, extra: list[str],
+               public_url: str | None = None) -> tuple[list[str], dict[str, str]]:
     """The gunicorn command line and environment that ``serve`` runs."""
     env = dict(os.environ)
+    if public_url:
+        env["KALOOKI_PUBLIC_URL"] = public_url
     if bind:
         env["KALOOKI_BIND"] = bind
     if workers:
@@ -53,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     where.add_argument("--bind", help="HOST:PORT to listen on (default $KALOOKI_BIND or 127.0.0.1:8000)")
     where.add_argument("--port", type=int, help="the port to listen on, on 127.0.0.1 (the same as --bind 127.0.0.1:PORT)")
     serve.add_argument("--workers", type=int, help="worker processes (default $KALOOKI_WORKERS or 2 x cores + 1)")
+    serve.add_argument("--public-url", help="the address the service's links (QR codes) start with, e.g. "
+                       "https://referee.example/ (default $KALOOKI_PUBLIC_URL or /, a relative link)")
     serve.add_argument("gunicorn_args", nargs=argparse.REMAINDER,
                        help="after --, further gunicorn options")
     commands.add_parser("verify", add_help=False,
@@ -73,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     extra = [a for a in args.gunicorn_args if a != "--"]
     bind = f"127.0.0.1:{args.port}" if args.port is not None else args.bind
-    command, env = serve_argv(bind, args.workers, extra)
+    command, env = serve_argv(bind, args.workers, extra, args.public_url)
     os.execvpe(command[0], command, env)  # gunicorn takes this process's place (signals go to it)
     return 0  # pragma: no cover - not reached
 

@@ -1,7 +1,14 @@
 """Shared fixtures, in the style of the Flask tutorial: an app per test and its test client."""
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The per-client budget of worker time (api/budget.py) is off for the suite, in process and in the servers the
+# slow tests start (they inherit this environment): the suite sends thousands of requests from one
+# address.  The tests of the budget itself turn it on.
+os.environ.setdefault("KALOOKI_CLIENT_RATE", "0")
 
 from kalooki_referee.api import create_app
 

@@ -318,12 +318,15 @@ def test_metrics_sum_every_gunicorn_worker(tmp_path, metrics_dir):
         # one scrape, answered by one worker, counts the requests of both
         assert _served(_get(base + "/metrics").decode(), "/v1/adjudicate") == sent
 
-        # a worker killed: gunicorn starts another, and the dead one's counts stay in the sums
-        os.kill(int(sorted(served)[0]), signal.SIGKILL)
-        while len(workers()) < 3:
+        # a worker killed: gunicorn starts another, and the dead one's counts stay in the sums, folded
+        # into the files of the dead workers (its own files are removed: the directory stays bounded)
+        killed = sorted(served)[0]
+        os.kill(int(killed), signal.SIGKILL)
+        while len(workers() - {"dead"}) < 2 or killed in workers():
             assert time.monotonic() < deadline + 60, "no replacement worker answered"
             _adjudicate(base)
             sent += 1
+        assert "dead" in workers() and not list(directory.glob(f"*_{killed}.db"))
         assert _served(_get(base + "/metrics").decode(), "/v1/adjudicate") == sent
     lines = (tmp_path / "stderr.log").read_bytes().splitlines()
     requests = [json.loads(line) for line in lines if line.startswith(b"{")]

@@ -41,8 +41,9 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 def request(port: int, method: str, path: str, body: bytes | None = None, headers: dict | None = None,
-            timeout: float = 20) -> tuple[int, str, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+            timeout: float = 20, source: str | None = None) -> tuple[int, str, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                      source_address=(source, 0) if source else None)
     try:
         conn.request(method, path, body=body, headers={"Content-Type": "application/json", **(headers or {})})
         r = conn.getresponse()
@@ -82,14 +83,15 @@ def _stop(proc: subprocess.Popen) -> None:
 
 
 @contextlib.contextmanager
-def gunicorn_instances(count: int, workers: int = 2):
+def gunicorn_instances(count: int, workers: int = 2, env: dict[str, str] | None = None):
     """``count`` instances of the referee as README serves them (`kalooki-referee serve`: gunicorn with api/gunicorn_conf.py),
-    started side by side: a list of (port, process)."""
+    started side by side (with ``env`` added to the environment): a list of (port, process)."""
     started = []
+    extra = env or {}
     try:
         for _ in range(count):
             port = free_port()
-            env = {**os.environ, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": str(workers)}
+            env = {**os.environ, **extra, "KALOOKI_BIND": f"127.0.0.1:{port}", "KALOOKI_WORKERS": str(workers)}
             proc = subprocess.Popen([sys.executable, "-m", "kalooki_referee.cli", "serve"],
                                     cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                     start_new_session=True)
@@ -109,7 +111,8 @@ def nginx_config(listen_port: int, upstream_ports: list[int], runtime: Path) -> 
               .replace("${LISTEN}", f"127.0.0.1:{listen_port}")
               .replace("${UPSTREAM_SERVERS}", servers)
               .replace("${RUNTIME_DIR}", str(runtime))
-              .replace("${ERRORS_DIR}", str(runtime / "errors")))
+              .replace("${ERRORS_DIR}", str(runtime / "errors"))
+              .replace("${METRICS_FROM}", "127.0.0.1"))
     assert "${" not in filled
     return filled
 
@@ -186,8 +189,10 @@ def test_two_instances_behind_nginx_survive_losing_one_mid_run():
             lock = threading.Lock()
 
             def one(i: int):
+                # (from many loopback addresses, as many clients: nginx lets one address have one
+                # costly request, a replay or a score sheet, in flight at a time)
                 method, path, body = mix[i % len(mix)]
-                answer = request(front, method, path, body)
+                answer = request(front, method, path, body, source=f"127.0.0.{10 + i % 200}")
                 with lock:
                     finished[0] += 1
                     if finished[0] == kill_after:
@@ -315,11 +320,14 @@ def test_the_refusals_of_nginx_and_gunicorn_are_problems():
             got_status, content_type, body = _raw_exchange(front, payload)
             assert (got_status, content_type) == (status, PROBLEM), (status, got_status, content_type, body[:200])
             assert json.loads(body) == json.loads((DEPLOY / "errors" / f"{status}.json").read_bytes())
-        # what nginx lets through, gunicorn reads: many short header lines (gunicorn's default limit
-        # is 100) get the app's answer, not gunicorn's text/html refusal
+        # what nginx lets through and the referee's worker refuses (over its 100 header lines) is
+        # refused in the app's form too: 431 problem+json, not a page of text; under the bound, served
         many = b"".join(b"X-H%d: 1\r\n" % i for i in range(500))
+        status, content_type, body = _raw_exchange(front, b"GET /health HTTP/1.1\r\nHost: referee\r\nConnection: close\r\n"
+                                                   + many + b"\r\n")
+        assert (status, content_type) == (431, PROBLEM) and json.loads(body)["type"].endswith("/request-header-fields-too-large")
         status, content_type, _ = _raw_exchange(front, b"GET /health HTTP/1.1\r\nHost: referee\r\nConnection: close\r\n"
-                                                + many + b"\r\n")
+                                                + many[:many.index(b"X-H95:")] + b"\r\n")
         assert (status, content_type) == (200, "application/json")
         # the app's own answers pass through nginx untouched
         assert request(front, "POST", "/v1/adjudicate", first_turn) == request(port, "POST", "/v1/adjudicate", first_turn)
