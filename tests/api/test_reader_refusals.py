@@ -103,6 +103,8 @@ def judge(client: Any, endpoint: str, body: Any) -> int:
             continue  # the API named a place enclosing the part (a request matching no branch of its schema)
         under = sorted({p[len(at):] for p in given if p == at or p.startswith(at + "/")})
         component, reader = READERS[kind]
+        if isinstance(part, str) and kind in ("action", "game action"):
+            component = "ActionText"   # an action written as a move's text (docs/moves.md)
         found: list[str] | None = None
         try:
             reader(part, _variant(body))
