@@ -238,7 +238,7 @@ def requests_in_process(rounds: int, n: int, n_legal: int) -> None:
 
     # the echo is registered on this instance only, for the benchmark; the request log is written
     # (every line formatted and written, as when serving) to /dev/null rather than to the terminal
-    app = add_echo(create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}))
+    app = add_echo(create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb"), "KALOOKI_CLIENT_RATE": 0}))
     client = app.test_client()
     settle_collector()  # (the collector as a serving worker sets it: these figures and all that follow)
 
@@ -420,7 +420,7 @@ def crafted(runs: int) -> None:
     and the worst of them against the 50 ms target."""
     from kalooki_referee.api import create_app
 
-    client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}).test_client()  # (no log line per request)
+    client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb"), "KALOOKI_CLIENT_RATE": 0}).test_client()  # (no log line per request)
     print(f"The crafted slow requests, through the Flask test client (CPU time of the process, "
           f"median of {runs} batches of {BATCH} requests each; the memory is the peak of Python's heap "
           f"over one request beyond what it held before, tracemalloc, the body's own bytes included)")
@@ -458,7 +458,7 @@ def fuzzed(count: int, seed: int = 8) -> None:
     from kalooki_referee.api import create_app
     from tests.support.fuzz import mutated_requests
 
-    client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb")}).test_client()
+    client = create_app({"KALOOKI_LOG_STREAM": open(os.devnull, "wb"), "KALOOKI_CLIENT_RATE": 0}).test_client()
     timed_once = []
     for vector_id, path, body in mutated_requests(seed, count):
         t0 = time.process_time_ns()

@@ -146,7 +146,8 @@ def example_client() -> FlaskClient:
     log kept in memory, not written to the tool's terminal)."""
     from kalooki_referee.api import create_app
     return create_app({"TESTING": True, "KALOOKI_SIGNING_KEY": EXAMPLE_KEY,
-                       "KALOOKI_LOG_STREAM": io.BytesIO(), "KALOOKI_PUBLIC_URL": "http://localhost/"}).test_client()
+                       "KALOOKI_LOG_STREAM": io.BytesIO(), "KALOOKI_PUBLIC_URL": "http://localhost/",
+                       "KALOOKI_CLIENT_RATE": 0}).test_client()
 
 
 def answer(client: FlaskClient, method: str, url: str, body: Any) -> tuple[int, Any]:
