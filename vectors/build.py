@@ -242,6 +242,8 @@ def _group_and_test(src: dict[str, Any], variant_id: str, where: str) -> tuple[d
     if shared:
         ctx["request"] = shared
     test = {"id": src["id"], "description": " ".join(src["description"].split()), "clauses": src["clauses"]}
+    if src.get("composed"):   # a puzzle play cannot reach, and why (sent with positions.counted false)
+        test["composed"] = " ".join(src["composed"].split())
     if request:
         test["request"] = request
     test["expected"] = _with_rulings(_canonical_expected(src["expected"]), ctx["variant"], ctx.get("rules"))

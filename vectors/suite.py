@@ -111,6 +111,8 @@ def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
         for test in group["tests"]:
             vec = {"id": test["id"], "description": test["description"], "clauses": test["clauses"],
                    "source": group.get("source", doc.get("source"))}
+            if test.get("composed"):
+                vec["composed"] = test["composed"]
             if group.get("decision"):
                 vec["decision"] = group["decision"]
             vec.update({"endpoint": group["endpoint"], "request": {**_copied(shared), **test.get("request", {})},
