@@ -608,8 +608,10 @@ def _piles(pos: Position) -> Found:
     if not off:
         return NONE
     piles = len(pos.state.stock) + len(pos.state.discard)
+    size = sum(pos.conservation[1].values()) or pos.rules.pack_for(len(pos.ids)).size
     return [("/stock", f"the stock and the discard pile hold {piles} cards; the deal, the turns and the calls leave "
-                       f"{piles + off} there")]
+                       f"{piles + off} there (the hands and the table hold {size - piles}, the deal and the draws "
+                       f"{size - piles - off})")]
 
 
 INVARIANTS: tuple[Invariant, ...] = (
