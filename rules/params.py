@@ -409,8 +409,9 @@ class Positions:
                           "calls gave the seats, and the stock and the discard pile the rest of the pack (false: the "
                           "position is composed, as a puzzle or a dispute told from memory, and only the hand limit "
                           "holds)", default=True)
-    hand_limit: bool = param("no hand may hold more cards than the deal, the allowed calls and the card drawn give it, "
-                             "counted or not (false: a composed position may give a hand as many as it needs)",
+    hand_limit: bool = param("in a composed position too (counted false), no hand may hold more cards than the deal, the "
+                             "allowed calls and the card drawn give it (false: a composed position may give a hand as "
+                             "many as it needs)",
                              default=True)
 
 
