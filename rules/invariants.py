@@ -528,6 +528,9 @@ def _share(pos: Position, i: int, dealt: int, laid: int) -> str:
         parts.append(f"{p.calls * (1 + pos.rules.calling.penalty_cards)} from {_plural(p.calls, 'call')}")
     if state.phase == PHASE_PLAY and p.id == state.to_act:
         parts.append("1 drawn")
+    if laid > owed:   # (cards others added to this seat's melds: its melds alone hold more than it was given)
+        return (f"{p.id} holds {len(p.hand)} cards and has {laid} in melds on the table, more than the {owed} "
+                f"the deal and the turns gave ({', '.join(parts)})")
     if laid:
         parts.append(f"{laid} laid")
     return f"{p.id} should hold {_plural(owed - laid, 'card')}: {', '.join(parts)}; {p.id} holds {len(p.hand)}"
