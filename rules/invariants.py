@@ -482,14 +482,22 @@ def _reshuffles(pos: Position) -> Found:
     return [("/reshuffles", f"{done} reshuffles; this variant allows {most}")] if done > most else NONE
 
 
-# Hand sizes: a hand over what the deal, the calls and the draw give it always (/positions/hand_limit,
-# on by default), and exactly where the table asks for it (/positions/counted).  Between turns a hand holds the
-# cards dealt (a cutter who kept the cut's joker was dealt one fewer and holds it), plus the discard
+# Hand sizes: the cards a position holds add up (/positions/counted, on by default), and no hand is
+# over what the deal, the calls and the draw give it (/positions/hand_limit, which alone bounds a
+# composed position).  Between turns a hand holds the cards dealt (a cutter who kept the cut's joker
+# was dealt one fewer and holds it; a dealer who took the upcard gave a card for it), plus the discard
 # and the penalty cards of each allowed call, less what it has laid on the table; the player to act
-# holds one more once they have drawn.  Cards come back from the table only when a lay is picked up
-# (an incorrect contract, found by a challenge); a reported missing pluck or discard leaves a hand
-# one short or one over; an over-call settled by a challenge leaves ``calls`` at the limit while the
-# hand keeps the cards.  Each count below is checked only where none of these can have moved it.
+# holds one more once they have drawn.  So the hands and the table together hold what the deal, the
+# draws and the calls gave the seats, and the stock and the discard pile the rest of the pack.
+# Which seat laid a card is not on record (a card added to another's meld counts in that meld, and
+# an incorrect contract is picked up with what others added to it), so the sum is what is exact;
+# where it is off, each seat whose hand and melds do not make its share is named.  A seat that
+# cannot have laid anything (not opened, where laying waits for the opening) is counted exactly on
+# its own.  An over-call settled by a challenge leaves ``calls`` at the limit while the hand keeps
+# the cards: a table with one is not summed.  A missing pluck or discard is refused by the referee
+# (an action it refuses never happened at the table): a position left one card off by one played
+# elsewhere is sent as composed (counted false), where only the hand limit holds, less what the
+# table's reported infractions and picked-up lays explain.
 
 def _owed(pos: Position, i: int, dealt: int) -> int:
     """What seat ``i`` holds before laying anything: the deal, what its allowed calls brought, and the
@@ -506,6 +514,54 @@ def _calls_settled(pos: Position, calls: int) -> bool:
     return bool(per_hand) and calls >= per_hand
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _share(pos: Position, i: int, dealt: int, laid: int) -> str:
+    """Seat ``i``'s count in words: what it should hold, and from what (the deal, the calls, the card
+    drawn, the cards laid)."""
+    state, p = pos.state, pos.state.players[i]
+    owed = _owed(pos, i, dealt)
+    parts = [f"{dealt} dealt"]
+    if p.calls:
+        parts.append(f"{p.calls * (1 + pos.rules.calling.penalty_cards)} from {_plural(p.calls, 'call')}")
+    if state.phase == PHASE_PLAY and p.id == state.to_act:
+        parts.append("1 drawn")
+    if laid > owed:   # (cards others added to this seat's melds: its melds alone hold more than it was given)
+        return (f"{p.id} holds {len(p.hand)} cards and has {laid} in melds on the table, more than the {owed} "
+                f"the deal and the turns gave ({', '.join(parts)})")
+    if laid:
+        parts.append(f"{laid} laid")
+    return f"{p.id} should hold {_plural(owed - laid, 'card')}: {', '.join(parts)}; {p.id} holds {len(p.hand)}"
+
+
+def _laid_by_owner(pos: Position) -> list[int]:
+    """The cards of the melds each seat owns (the released jokers still to place counted with the
+    player to act's)."""
+    state = pos.state
+    laid = dict.fromkeys(pos.ids, 0)
+    for m in state.melds:
+        if m.owner in laid:
+            laid[m.owner] += len(m.meld.cards)
+    if state.turn.pending_jokers and state.to_act in laid:
+        laid[state.to_act] += state.turn.pending_jokers
+    return [laid[pid] for pid in pos.ids]
+
+
+def _table_summed(pos: Position) -> bool:
+    """Whether the hands and the table are summed (counted asked for, and no over-call settled)."""
+    return pos.rules.positions.counted and not any(_calls_settled(pos, p.calls) for p in pos.state.players)
+
+
+def _off_by(pos: Position, dealt: int) -> int:
+    """How many cards the hands and the table hold over (or under) what the deal, the draws and the
+    calls gave the seats."""
+    state = pos.state
+    table = sum(len(m.meld.cards) for m in state.melds) + state.turn.pending_jokers
+    return sum(map(len, pos.hands)) + table - sum(_owed(pos, i, dealt) for i in range(len(pos.ids)))
+
+
 def _hand_sizes(pos: Position) -> Found:
     if pos.as_dealt:   # (DEALT_COUNT says it)
         return NONE
@@ -514,7 +570,7 @@ def _hand_sizes(pos: Position) -> Found:
         return NONE
     rules = pos.rules
     counted = rules.positions.counted
-    reported = rules.penalties.infractions
+    reported = () if counted else rules.penalties.infractions
     picked_up = rules.contract is not None   # an incorrect contract is picked up, with what others added
     may_lay_unopened = not rules.building.requires_opening or (rules.joker_reuse.allowed
                                                                and not rules.joker_reuse.requires_opening)
@@ -523,30 +579,42 @@ def _hand_sizes(pos: Position) -> Found:
         owed, held = _owed(pos, i, dealt), len(p.hand)
         over = held > owed and not (p.lay_barred or picked_up or _calls_settled(pos, p.calls)
                                     or "missing_discard" in reported)
-        under = counted and held < owed and not (p.opened or p.lay_barred or picked_up or may_lay_unopened
-                                                 or "missing_pluck" in reported)
+        under = counted and held < owed and not (p.opened or p.lay_barred or picked_up or may_lay_unopened)
         if over or under:
-            most = "exactly" if under or (counted and not p.opened) else "at most"
+            where = pointer("players", i, "hidden" if p.hidden else "hand")
+            if counted and not p.opened:
+                found.append((where, _share(pos, i, dealt, 0)))
+            else:
+                found.append((where, f"{p.id} holds {held} cards; the deal, the turns and the calls leave them "
+                                     f"at most {owed}"))
+    if found or not _table_summed(pos):
+        return found
+    off = _off_by(pos, dealt)
+    if not off:
+        return NONE
+    # the sum is off: each seat whose hand and melds are off the same way is named
+    laid = _laid_by_owner(pos)
+    for i, p in enumerate(pos.state.players):
+        d = len(p.hand) + laid[i] - _owed(pos, i, dealt)
+        if d and (d > 0) == (off > 0):
             found.append((pointer("players", i, "hidden" if p.hidden else "hand"),
-                          f"{p.id} holds {held} cards; the deal, the turns and the calls leave them {most} {owed}"))
+                          f"{_share(pos, i, dealt, laid[i])} ({_plural(abs(d), 'card')} too "
+                          f"{'many' if d > 0 else 'few'})"))
     return found
 
 
 def _piles(pos: Position) -> Found:
-    state, rules = pos.state, pos.rules
-    if (pos.as_dealt or not rules.positions.counted   # (as dealt: DEALT_COUNT counts the hands)
-            or {"missing_pluck", "missing_discard"} & set(rules.penalties.infractions)
-            or (dealt := pos.counting) is None):
+    """The stock and the discard pile, where the sum is off: they hold the rest of the pack."""
+    if pos.as_dealt or not _table_summed(pos) or (dealt := pos.counting) is None:
         return NONE
-    if any(_calls_settled(pos, p.calls) for p in state.players) or _hand_sizes(pos):
+    off = _off_by(pos, dealt)
+    if not off:
         return NONE
-    size = sum(pos.conservation[1].values()) or rules.pack_for(len(pos.ids)).size
-    in_hands = sum(_owed(pos, i, dealt) for i in range(len(pos.ids)))
-    left, piles = size - in_hands, len(state.stock) + len(state.discard)
-    if piles == left:
-        return NONE
+    piles = len(pos.state.stock) + len(pos.state.discard)
+    size = sum(pos.conservation[1].values()) or pos.rules.pack_for(len(pos.ids)).size
     return [("/stock", f"the stock and the discard pile hold {piles} cards; the deal, the turns and the calls leave "
-                       f"{left} there (the hands and the table hold {size - piles}, the deal and the draws {in_hands})")]
+                       f"{piles + off} there (the hands and the table hold {size - piles}, the deal and the draws "
+                       f"{size - piles - off})")]
 
 
 INVARIANTS: tuple[Invariant, ...] = (

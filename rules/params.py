@@ -405,11 +405,13 @@ class TournamentRules:
 
 @dataclass(frozen=True, slots=True)
 class Positions:
-    counted: bool = param("a position's hand sizes and its stock and discard pile together must be what the deal, the "
-                          "turns and the calls leave (false: a position may be composed freely, as a problem is)",
-                          default=False)
-    hand_limit: bool = param("no hand may hold more cards than the deal, the allowed calls and the card drawn give it, "
-                             "counted or not (false: a composed position may give a hand as many as it needs)",
+    counted: bool = param("a position's cards add up: the hands and the table hold what the deal, the draws and the "
+                          "calls gave the seats, and the stock and the discard pile the rest of the pack (false: the "
+                          "position is composed, as a puzzle or a dispute told from memory, and only the hand limit "
+                          "holds)", default=True)
+    hand_limit: bool = param("in a composed position too (counted false), no hand may hold more cards than the deal, the "
+                             "allowed calls and the card drawn give it (false: a composed position may give a hand as "
+                             "many as it needs)",
                              default=True)
 
 
@@ -440,7 +442,7 @@ class Rules:
                                  default=Penalties(points=0, infractions=(), overcall=Overcall.POINTS))
     contract: Contract | None = param("a contract game: hands numbered, each with its contract (null: none)",
                                       default=None)
-    positions: Positions = param("what the referee asks of a position it is given", default=Positions(counted=False, hand_limit=True))
+    positions: Positions = param("what the referee asks of a position it is given", default=Positions(counted=True, hand_limit=True))
 
     def pack_for(self, players: int) -> Pack:
         """The pack of a table of ``players``."""

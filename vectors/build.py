@@ -229,8 +229,8 @@ def _group_and_test(src: dict[str, Any], variant_id: str, where: str) -> tuple[d
     """The group context a source vector belongs to, and the test it becomes under that group."""
     request, fill = _request(src, variant_id, where)
     ctx: dict[str, Any] = {"endpoint": src.get("endpoint", "adjudicate"), "variant": request.pop("variant")}
-    if "rules" in request:
-        ctx["rules"] = request.pop("rules")
+    if "rules" in request and not src.get("composed"):   # (a composed test keeps its rules: its position is
+        ctx["rules"] = request.pop("rules")               # its siblings', and the group is written once)
     if src.get("decision"):
         ctx["decision"] = src["decision"]
     ctx["source"] = src["source"]
@@ -242,9 +242,12 @@ def _group_and_test(src: dict[str, Any], variant_id: str, where: str) -> tuple[d
     if shared:
         ctx["request"] = shared
     test = {"id": src["id"], "description": " ".join(src["description"].split()), "clauses": src["clauses"]}
+    if src.get("composed"):   # a puzzle play cannot reach, and why (sent with positions.counted false)
+        test["composed"] = " ".join(src["composed"].split())
     if request:
         test["request"] = request
-    test["expected"] = _with_rulings(_canonical_expected(src["expected"]), ctx["variant"], ctx.get("rules"))
+    test["expected"] = _with_rulings(_canonical_expected(src["expected"]), ctx["variant"],
+                                     ctx.get("rules", request.get("rules")))
     return ctx, test
 
 
@@ -300,6 +303,8 @@ def _manifest(data: dict[str, Any]) -> dict[str, Any]:
                       "exclude": [{"id": e["id"], "reason": " ".join(e["reason"].split())} for e in spec.get("exclude", [])]}
     if extra_cards:
         inherits["extra_cards"] = extra_cards
+    if spec.get("composed"):   # the parent's positions add up to its own deal, not this variant's
+        inherits["composed"] = " ".join(spec["composed"].split())
     # the rulings a verdict citing each clause rests on under this variant (they replace the parent's)
     variant = load_variant(variant_id)
     inherits["rulings"] = {c: list(variant.rulings(c)) for c in sorted(answered & own)}

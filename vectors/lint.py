@@ -15,6 +15,9 @@ from pathlib import Path
 import jsonschema
 
 from kalooki_referee.rules.clauses import registry
+from kalooki_referee.rules.errors import RefereeInputError
+from kalooki_referee.rules.invariants import check_state
+from kalooki_referee.rules.wire.state import read_state
 from kalooki_referee.rules.wire.variant import load_variant, variant_ids
 
 from .export import verify
@@ -112,7 +115,55 @@ def lint(root: Path = ROOT) -> list[str]:
             problems.append(f"{name}: {vid} is illegal but names no violated clause")
         if exp.get("status", 200) >= 400 and "problem" not in exp:
             problems.append(f"{name}: {vid} expects a {exp['status']} but not its problem code")
+        if variant in known_variants:
+            problems += [f"{name}: {vid} {p}" for p in count_problems(v)]
     return problems
+
+
+COUNT_CODES = ("HAND_SIZE", "PILE_SIZE")
+
+
+def _positions(request: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The hand positions a request carries, with their pointers: its state, a game's hand, a replay's start."""
+    found = []
+    for at, holder in (("", request), ("/start", request.get("start"))):
+        if not isinstance(holder, dict):
+            continue
+        if isinstance(holder.get("state"), dict):
+            found.append((f"{at}/state", holder["state"]))
+        game = holder.get("game")
+        if isinstance(game, dict) and isinstance(game.get("hand"), dict):
+            found.append((f"{at}/game/hand", game["hand"]))
+    return found
+
+
+def count_problems(vector: dict[str, Any]) -> list[str]:
+    """What is wrong with a vector's positions and their count (docs/limits.md, "Composed positions"): a
+    position whose cards do not add up (/positions/counted) in a vector that expects no refusal, unless
+    the vector marks it composed (it sends positions.counted false and says why, in ``composed``); and a
+    mark without the other half."""
+    request = vector["request"]
+    rules = request.get("rules") if isinstance(request.get("rules"), dict) else None
+    counted = ((rules or {}).get("positions") or {}).get("counted", True)
+    marked = bool(vector.get("composed"))
+    if marked and counted is not False:
+        return ["says its position is composed (composed) but does not send positions.counted false"]
+    if counted is False:
+        return [] if marked else ["sends positions.counted false but does not say why its position is composed (composed)"]
+    if vector["expected"].get("status", 200) >= 400:
+        return []   # (a position refused on purpose)
+    try:
+        variant = load_variant(request["variant"], rules)
+    except RefereeInputError:
+        return []   # (house rules refused on purpose)
+    found = []
+    for at, data in _positions(request):
+        try:
+            state, _ = read_state(data, variant)
+        except (KeyError, TypeError, ValueError, RefereeInputError):
+            continue   # (a position the API refuses before counting it)
+        found += [f"{at}{p.pointer}: {p.detail}" for p in check_state(state, variant) if p.code in COUNT_CODES]
+    return [f"has a position that does not add up and is not marked composed: {'; '.join(found)}"] if found else []
 
 
 RELEASED = ROOT / "released-ids"

@@ -111,6 +111,8 @@ def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
         for test in group["tests"]:
             vec = {"id": test["id"], "description": test["description"], "clauses": test["clauses"],
                    "source": group.get("source", doc.get("source"))}
+            if test.get("composed"):
+                vec["composed"] = test["composed"]
             if group.get("decision"):
                 vec["decision"] = group["decision"]
             vec.update({"endpoint": group["endpoint"], "request": {**_copied(shared), **test.get("request", {})},
@@ -138,6 +140,7 @@ def inherited_vectors(manifest: dict[str, Any], load: Callable[[str], dict[str, 
     by_clause = {e["clause"] for e in spec.get("exclude_clauses", [])}
     by_endpoint = {e["endpoint"] for e in spec.get("exclude_endpoints", [])}
     extra = list(spec.get("extra_cards", []))
+    composed = spec.get("composed")
     for name in spec["files"]:
         doc = load(f"{spec['from']}/{name}")
         for group in doc["groups"]:
@@ -157,8 +160,21 @@ def inherited_vectors(manifest: dict[str, Any], load: Callable[[str], dict[str, 
                     else:
                         position[fill] = list(position.get(fill, [])) + extra
                 vec["expected"] = _copied(vec["expected"])  # the parent's own stays as it is
+                if composed:
+                    _composed(vec, composed)
                 with_variant_rulings(vec["expected"], spec.get("rulings", {}))
                 yield vec
+
+
+def _composed(vec: dict[str, Any], why: str) -> None:
+    """An inherited vector sent as composed (its position adds up to the parent's deal, not this
+    variant's): ``positions.counted`` false in its rules, unless it sets it, and ``why`` as its reason."""
+    rules = dict(vec["request"].get("rules") or {})
+    positions = dict(rules.get("positions") or {})
+    if "counted" in positions:
+        return
+    vec["request"]["rules"] = {**rules, "positions": {**positions, "counted": False}}
+    vec.setdefault("composed", why)
 
 
 # where an answer names a clause whose rulings it also gives (beside each violation's own)

@@ -13,7 +13,7 @@ from kalooki_referee.rules.shuffle import shuffled
 from kalooki_referee.rules.wire.state import state_wire
 from kalooki_referee.rules.wire.variant import with_house_rules
 
-from tests.support.helpers import FOUR, make_state, play
+from tests.support.helpers import COMPOSED, FOUR, make_state, play
 
 BRITISH = load_variant("british")
 
@@ -183,7 +183,7 @@ def test_reshuffle_is_seeded_and_keeps_the_last_discard():
              "stock": ["9C"], "fill": "discard", "seed": "s1"}
     setup["players"] = [dict(p) for p in FOUR]
     setup["players"][0] = {**FOUR[0], "hand": [c for c in FOUR[0]["hand"] if c != "9C"]}
-    variant, state = make_state(setup)
+    variant, state = make_state(setup, rules=COMPOSED)   # (P1 a card short: the reshuffle is the point)
     v1 = play(variant, state, {"type": "turn", "actions": [{"type": "draw", "source": "stock"},
                                                            {"type": "discard", "card": "KD"}]})
     assert v1.legal, v1.violations
@@ -224,7 +224,7 @@ FREE = {"type": "swap_joker", "meld": "m1", "naturals": ["6H"]}
 @pytest.mark.parametrize("variant_id, goes", [("kalooki_co_uk", "a new meld"), ("british", "a new meld or a build")])
 @pytest.mark.parametrize("then", [{"type": "discard", "card": "2C"}, {"type": "build", "meld": "m2", "cards": ["10H"]}])
 def test_the_pending_joker_refusal_says_where_the_variant_lets_it_go(variant_id, goes, then):
-    variant, state = make_state(RELEASED, variant_id)
+    variant, state = make_state(RELEASED, variant_id, COMPOSED)
     verdict = play(variant, state, {"type": "turn", "actions": [FREE, then]})
     assert not verdict.legal and verdict.violations[0].step == 1
     message = verdict.violations[0].message
@@ -235,7 +235,7 @@ def test_the_pending_joker_refusal_says_where_the_variant_lets_it_go(variant_id,
 def test_a_joker_that_cannot_be_placed_is_refused_in_the_variants_words():
     setup = {**RELEASED, "players": [{**RELEASED["players"][0], "hand": ["6H", "KD", "2C", "8S", "4H"]},
                                      *RELEASED["players"][1:]]}
-    variant, state = make_state(setup, "kalooki_co_uk")
+    variant, state = make_state(setup, "kalooki_co_uk", COMPOSED)
     verdict = play(variant, state, FREE)
     assert not verdict.legal
     assert verdict.violations[0].clause == "joker_reuse.uk_into_new_set_only"

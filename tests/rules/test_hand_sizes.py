@@ -1,6 +1,7 @@
-"""The hand sizes of a position (``/positions/counted``, rules/invariants.py ``HAND_SIZE`` and
-``PILE_SIZE``): every position of random play, in every variant, keeps them; the same position one
-card off at any seat does not."""
+"""The hand sizes of a position (``/positions/counted``, on by default; rules/invariants.py ``HAND_SIZE``
+and ``PILE_SIZE``): every position of random play, in every variant, keeps them; the same position one
+card off at any seat does not, by default, and the refusal names the seat and its count in words; a
+position marked composed (counted false) keeps only the hand limit."""
 from __future__ import annotations
 
 import pytest
@@ -109,7 +110,78 @@ def test_an_unopened_hand_one_card_short_points_at_the_seat_and_the_count():
             continue
         problems = [p for p in check_state(_one_card_to_the_stock(state, seat), variant) if p.code == "HAND_SIZE"]
         assert [p.pointer for p in problems] == [f"/players/{seat}/hand"]
-        assert f"holds {len(state.players[seat].hand) - 1} cards" in problems[0].detail
-        assert "exactly" in problems[0].detail
+        p, held = state.players[seat], len(state.players[seat].hand)
+        assert problems[0].detail == f"{p.id} should hold {held} cards: {held} dealt; {p.id} holds {held - 1}"
         return
     pytest.fail("no unopened seat in the sample")
+
+
+DEFAULT = {}
+
+
+@pytest.mark.parametrize("variant_id", variant_ids())
+@pytest.mark.parametrize("delta", [1, -1])
+def test_a_seat_one_card_off_is_refused_by_default(variant_id, delta):
+    """With no house rules, a card moved between any seat's hand and the stock (either way) is refused
+    (a table whose calls reached the limit is not summed: an over-call may have been settled)."""
+    variant = load_variant(variant_id)
+    assert variant.rules.positions.counted
+    checked = 0
+    for vid, state in SAMPLE:
+        if vid != variant_id or _at_limit(variant, state) or state.phase == "ended" or not state.stock:
+            continue
+        for seat, p in enumerate(state.players):
+            if len(p.hand) < 2:
+                continue
+            if delta > 0:
+                moved = replace(state, players=state.players_with(p.id, hand=p.hand + state.stock[:1]),
+                                stock=state.stock[1:])
+            else:
+                moved = _one_card_to_the_stock(state, seat)
+            found = check_state(moved, variant)
+            codes = _codes(found)
+            assert codes & {"HAND_SIZE", "DEALT_COUNT", "PILE_SIZE", "STOCK_EMPTY"}, (variant_id, seat, state_wire(state))
+            checked += 1
+    assert checked > 10
+
+
+def test_the_refusal_names_the_seat_and_its_count_in_words():
+    """A British position: P1 has laid three kings and holds one card fewer than the deal leaves; the
+    refusal names P1's hand with the sum, and the piles."""
+    variant = load_variant("british")
+    for vid, state in SAMPLE:
+        if vid != "british" or state.phase != "draw" or state.first_play:
+            continue
+        opener = next((i for i, p in enumerate(state.players) if p.opened and len(p.hand) > 1), None)
+        if opener is None:
+            continue
+        p = state.players[opener]
+        laid = sum(len(m.meld.cards) for m in state.melds if m.owner == p.id)
+        if len(p.hand) + laid != 13 or any(m.owner != p.id for m in state.melds):
+            continue   # (cards added to another's meld: the words name the owner's share, not this seat's)
+        found = check_state(_one_card_to_the_stock(state, opener), variant)
+        assert [(x.code, x.pointer) for x in found] == [("HAND_SIZE", f"/players/{opener}/hand"), ("PILE_SIZE", "/stock")]
+        assert found[0].detail == (f"{p.id} should hold {13 - laid} cards: 13 dealt, {laid} laid; "
+                                   f"{p.id} holds {12 - laid} (1 card too few)")
+        return
+    pytest.fail("no position with a single opener's melds in the sample")
+
+
+def test_a_composed_position_keeps_only_the_hand_limit():
+    composed = load_variant("british", {"positions": {"counted": False}})
+    for vid, state in SAMPLE:
+        if vid != "british" or state.phase == "ended":
+            continue
+        seat = next((i for i, p in enumerate(state.players) if len(p.hand) > 1 and i != 0), None)
+        if seat is None or state.first_play:
+            continue
+        short = _one_card_to_the_stock(state, seat)
+        assert check_state(short, load_variant("british"))
+        assert check_state(short, composed) == []
+        over = replace(state, players=state.players_with(state.players[seat].id,
+                                                         hand=state.players[seat].hand + state.stock[:1]),
+                       stock=state.stock[1:])
+        if state.players[seat].id != state.to_act or state.phase == "draw":
+            assert {p.code for p in check_state(over, composed)} == {"HAND_SIZE"}
+        return
+    pytest.fail("no position in the sample")

@@ -206,12 +206,15 @@ def test_legal_actions_offer_the_move_up_only_in_the_players_own_4(client):
     move up is adjudicated legal, and none touches P3's run."""
     import json
     vectors = json.loads((Path(__file__).resolve().parents[2] / "vectors" / "jamaican" / "move_up.json").read_text())
-    state = vectors["groups"][0]["request"]["state"]
-    listed = client.post("/v1/legal-actions", json={"variant": "jamaican", "state": state}).get_json()["actions"]
+    group = next(g for g in vectors["groups"] if any(t["id"] == "jamaican.move_up.joker-moved-up-own-4" for t in g["tests"]))
+    test = next(t for t in group["tests"] if t["id"] == "jamaican.move_up.joker-moved-up-own-4")
+    state, rules = group["request"]["state"], test.get("request", {}).get("rules", group.get("rules"))
+    listed = client.post("/v1/legal-actions", json={"variant": "jamaican", "rules": rules, "state": state}).get_json()["actions"]
     moves = [a for a in listed if a["type"] == "swap_joker"]
     assert moves == [{"type": "swap_joker", "meld": "m2", "naturals": ["7H"],
                       "place": {"type": "build", "meld": "m2", "cards": ["JK"], "end": "high"}}]
-    verdict = client.post("/v1/adjudicate", json={"variant": "jamaican", "state": state, "action": moves[0]}).get_json()
+    verdict = client.post("/v1/adjudicate", json={"variant": "jamaican", "rules": rules, "state": state,
+                                                  "action": moves[0]}).get_json()
     assert verdict["legal"] is True
     run = next(m for m in verdict["state"]["melds"] if m["id"] == "m2")
     assert run["cards"][-1].startswith("JK") and "7H" in run["cards"]

@@ -19,7 +19,13 @@ from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.melds import parse_token
 from kalooki_referee.rules.search import single_melds
 from kalooki_referee.rules.wire.state import state_wire
-from tests.support.helpers import make_state
+from tests.support import helpers
+from tests.support.helpers import composed
+
+
+def make_state(setup: dict, variant_id: str = "british", rules: dict | None = None):
+    """The listings' positions are composed to isolate what a listing holds: sent as such."""
+    return helpers.make_state(setup, variant_id, composed(rules))
 
 OPENED = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
                       {"id": "B", "hand": ["2H", "3H", "4H", "AS", "AD", "AC", "KD", "QS", "QH", "10C"], "opened": True}],
@@ -95,7 +101,7 @@ def test_the_listing_of_hard_positions_is_unchanged(case):
     # answers recorded before the search moved to rules/search.py, kept only for the positions and
     # caps no vector holds (whole listings cut by the opening limit); the rest are vectors.  The
     # positions are composed (a hand holds more than play gives), so the hand limit is waived.
-    variant = load_variant(case["variant"], {**(case["rules"] or {}), "positions": {"hand_limit": False}})
+    variant = load_variant(case["variant"], composed({**(case["rules"] or {}), "positions": {"hand_limit": False}}))
     state = state_from_dict(case["state"], variant)
     assert listing_wire(legal_actions(variant, state, case["cap"])) == case["answer"]
 
@@ -162,7 +168,7 @@ CRAFTED = {"players": [{"id": "A", "hand": [r + s for r in "56789" for s in "SHD
 def test_a_crafted_sixty_card_opening_search_is_answered_at_once(client):
     variant, state = make_state(CRAFTED, "kalooki_co_uk", CRAFTED_RULES)
     assert len(state.current.hand) == 60 and not state.current.opened
-    body = {"variant": "kalooki_co_uk", "rules": CRAFTED_RULES, "state": state_wire(state)}
+    body = {"variant": "kalooki_co_uk", "rules": composed(CRAFTED_RULES), "state": state_wire(state)}
     verdict = client.post("/v1/adjudicate", json={**body, "action": {"type": "draw", "source": "discard"}}).get_json()
     assert not verdict["legal"]
     assert [v["clause"] for v in verdict["violations"]] == ["draw.uk_discard_must_complete_set_now"]
@@ -265,7 +271,7 @@ def test_a_hand_of_jokers_alone_lists_the_pass_that_ends_its_turn():
     request = next(v for v in load_vectors() if v.id == "jamaican.scoring.only-jokers-pass").data["request"]
     for rules, ends in ((None, {"type": "pass"}), ({"discarding": {"only_jokers": "discard"}},
                                                    {"type": "discard", "card": "JK"})):
-        variant = load_variant("jamaican", rules)
+        variant = load_variant("jamaican", composed(rules))   # (the vector's position is composed)
         state = state_from_dict(request["state"], variant)
         listed = listing_wire(legal_actions(variant, state))["actions"]
         assert ends in listed and len([a for a in listed if a["type"] in ("pass", "discard")]) == 1

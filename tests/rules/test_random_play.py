@@ -20,6 +20,9 @@ def test_random_play_keeps_every_invariant():
     for kind in ("draw", "meld", "build", "discard", "announce"):
         assert stats.get(f"action:{kind}", 0) > 0, kind
     assert stats["corruptions_refused"] > 1000 and stats["listed_checked"] > 100
+    # every variant played a hand, its position counted exactly after every step
+    for variant in variant_ids():
+        assert stats.get(f"variant:{variant}", 0) > 0, variant
 
 
 def test_random_play_is_reproducible_from_its_seed():

@@ -183,7 +183,7 @@ def _reshuffle_position(seed: str) -> dict:
 @pytest.mark.parametrize("seed", ["", "club-7"])
 def test_a_reshuffle_without_the_seed_gives_an_unseen_stock(seed):
     from kalooki_referee.rules import load_variant
-    variant = load_variant("british")
+    variant = load_variant("british", {"positions": {"counted": False}})   # (a position composed for the reshuffle)
     whole = _reshuffle_position(seed)
     partial = state_from_dict(_hide(whole, 1, stock=False), variant)
     below = len(whole["discard"])  # the whole pile under the new top card (2H)
@@ -205,7 +205,7 @@ def test_an_answer_with_unseen_cards_reads_back_after_they_are_all_shown():
     drawn stays unknown (null) and the answer is still a position the referee accepts."""
     from kalooki_referee.rules import load_variant
     from kalooki_referee.vectors.build import expand_setup
-    variant = load_variant("british")
+    variant = load_variant("british", {"positions": {"counted": False}})   # (two hands composed short)
     setup = {"players": [{"id": "P1", "hand": ["9S", "2C"], "hidden": 1, "opened": True},
                          {"id": "P2", "hand": [], "hidden": 9}],
              "dealer": "P2", "to_act": "P1", "phase": "draw", "discard": ["4C"], "fill": "unseen"}

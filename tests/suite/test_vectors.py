@@ -80,6 +80,46 @@ def test_vector_files_lint_clean():
     assert lint.lint() == []
 
 
+def _vector(hand_p3: list[str], rules=None, composed=None, expected=None) -> dict:
+    """A plain vector of a British position (P1 has laid three kings; P2 to draw), P3 holding ``hand_p3``."""
+    src = {"id": "british.x.y", "description": "a position", "clauses": ["referee.hand_sizes"],
+           "source": [{"document": "pagat", "section": "The play"}],
+           "setup": {"players": [{"id": "P1", "hand": ["2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS"],
+                                  "opened": True},
+                                 {"id": "P2", "hand": ["QS", "AS", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H",
+                                                       "10H", "JH", "QH"]},
+                                 {"id": "P3", "hand": hand_p3},
+                                 {"id": "P4", "hand": ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC",
+                                                       "QC", "AC", "KC"]}],
+                     "melds": [{"id": "m1", "owner": "P1", "kind": "set", "cards": ["KS", "KH", "KD"]}],
+                     "dealer": "P4", "to_act": "P2", "phase": "draw", "discard": ["KC"]},
+           "action": {"type": "draw", "source": "stock"}, "expected": expected or {"legal": True}}
+    if rules:
+        src["rules"] = rules
+    request, _ = build._request(src, "british", "test")
+    vector = {"id": src["id"], "endpoint": "adjudicate", "request": request, "expected": src["expected"]}
+    if composed:
+        vector["composed"] = composed
+    return vector
+
+
+THIRTEEN = ["AH", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D", "JD", "QD", "AD"]
+
+
+def test_the_lint_names_a_position_that_does_not_add_up_unless_it_is_marked_composed():
+    assert lint.count_problems(_vector(THIRTEEN)) == []
+    short = lint.count_problems(_vector(THIRTEEN[:-1]))
+    assert len(short) == 1 and "/state/players/2/hand: P3 should hold 13 cards: 13 dealt; P3 holds 12" in short[0]
+    # marked composed: both halves of the mark, or the lint names the half missing
+    not_counted = {"positions": {"counted": False}}
+    assert lint.count_problems(_vector(THIRTEEN[:-1], not_counted, "a puzzle with a short hand")) == []
+    assert "does not say why" in lint.count_problems(_vector(THIRTEEN[:-1], not_counted))[0]
+    assert "does not send positions.counted false" in lint.count_problems(_vector(THIRTEEN[:-1], composed="a puzzle"))[0]
+    # a vector expecting the position's refusal is impossible on purpose
+    refused = {"status": 422, "problem": "impossible-state", "problems": ["/state/players/2/hand"]}
+    assert lint.count_problems(_vector(THIRTEEN[:-1], expected=refused)) == []
+
+
 def test_the_committed_suite_is_small():
     # the suite an implementer takes (the grouped files and manifests of every variant, the Jamaican
     # ones included), without the maintainers' YAML sources: under the 2 MB issue 15 allows

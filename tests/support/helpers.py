@@ -18,6 +18,15 @@ from kalooki_referee.rules import action_from_dict, adjudicate, load_variant, st
 from kalooki_referee.vectors.build import expand_setup
 
 
+COMPOSED = {"positions": {"counted": False}}   # a position composed to isolate a rule (its cards need not add up)
+
+
+def composed(rules: dict | None = None) -> dict:
+    """House rules ``rules`` for a composed position: ``positions.counted`` false beside them."""
+    rules = dict(rules or {})
+    return {**rules, "positions": {**(rules.get("positions") or {}), "counted": False}}
+
+
 def make_state(setup: dict, variant_id: str = "british", rules: dict | None = None):
     variant = load_variant(variant_id, rules)
     return variant, state_from_dict(expand_setup(setup, variant_id, rules, "test"), variant)

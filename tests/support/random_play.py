@@ -3,8 +3,9 @@
 A player that chooses only among the actions ``legal_actions`` lists plays hand after hand of every
 variant present.  After every step:
 
-* the resulting state is possible (``check_state``: every card of the pack in exactly one place, and
-  the hand sizes what the deal, the turns and the calls leave: ``/positions/counted``);
+* the resulting state is possible (``check_state`` under the variant as it stands: every card of the
+  pack in exactly one place, and the hands and the table what the deal, the draws and the calls gave
+  each seat, the piles the rest: ``/positions/counted``, on by default);
 * the same request gives the same bytes (each step is adjudicated twice and serialised);
 * the chosen action, taken from the listing, is accepted by ``adjudicate`` (and, on sampled steps,
   every listed action is);
@@ -102,7 +103,10 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
     while stats["turns"] < turns:
         variant_id = variants[hand_no % len(variants)]
         variant = load_variant(variant_id)
-        counted = load_variant(variant_id, {"positions": {"counted": True}})  # the hand sizes checked too
+        # the exact count of every seat and of the piles is the default (/positions/counted): checked as the
+        # service checks a position it is sent
+        if not variant.rules.positions.counted:
+            raise InvariantBroken(f"{variant_id} does not count its positions by default")
         n = rng.randint(variant.rules.players.min, variant.rules.players.max)
         table_pack = variant.rules.pack_for(n)
         full = pack(table_pack.decks, table_pack.jokers)
@@ -135,7 +139,7 @@ def play(turns: int, seed: int = 0, variants: list[str] | None = None, check_eve
                     raise InvariantBroken(f"a corrupted action was not refused with a clause: {bad}")
                 stats["corruptions_refused"] += 1
             state = verdict.state
-            problems = check_state(state, counted)
+            problems = check_state(state, variant)
             if problems:
                 raise InvariantBroken(f"impossible state after {action}: {[p.detail for p in problems][:3]}")
             if _cards(state) != +full:
