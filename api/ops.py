@@ -298,9 +298,9 @@ class _Recorder:
 # The collector as a serving worker runs it (api/gunicorn_conf.py's post_worker_init), once the app
 # is loaded: the long-lived objects (variants, validators, the clause registry) are moved out of
 # every collection.  The thresholds stay Python's own.  A young generation collected every 50,000
-# new objects instead of 700 (sessions 9 to 14) made the median request cheaper but gathered the
-# collector's work into rare long pauses: measured in session 15 with these settings in process,
-# 3 runs in 5 gave /v1/legal-actions a p99 of 113 to 136 ms (against 10 to 11 ms with the
+# new objects instead of 700 makes the median request cheaper but gathers the collector's work into
+# rare long pauses: measured with those settings in process, 3 runs in 5 gave /v1/legal-actions a
+# p99 of 113 to 136 ms (against 10 to 11 ms with the
 # thresholds left alone), over its 20 ms target.
 
 

@@ -2,7 +2,7 @@
 connection, never the worker.
 
 A sync worker reads each request from the client itself, one connection at a time, so five clients
-that send half a request hold five workers (issue 11, issue 30: the service stopped for about 31 s).
+that send half a request hold five workers (the service once stopped that way for about 31 s).
 This worker is gunicorn's own asyncio worker (``gunicorn.workers.gasgi``, in gunicorn itself: no
 further package) with the app behind a small adapter, ``WholeRequests``:
 

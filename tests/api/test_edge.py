@@ -1,4 +1,4 @@
-"""Safe at the edge (issue 30), run for real on loopback: one signing key whatever worker or instance
+"""Safe at the edge, run for real on loopback: one signing key whatever worker or instance
 signs, and slow clients by the thousand that never stop the others.
 
 * two instances behind nginx as docs/serving.md lays them out, and plain gunicorn

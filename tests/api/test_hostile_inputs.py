@@ -291,7 +291,7 @@ def test_canonical_writes_the_largest_exact_integers():
 
 
 def test_a_turn_of_ten_thousand_empty_steps_is_refused_cheaply(client):
-    # issue 11: the full validator once walked a oneOf per step and kept every error (15 s of CPU,
+    # the full validator once walked a oneOf per step and kept every error (15 s of CPU,
     # about 1 GB); a list longer than any request may hold is now named at once, unwalked
     body = json.loads((ROOT / "examples" / "first-turn.json").read_text())
     body["action"] = {"type": "turn", "actions": [{}] * 10000}

@@ -36,7 +36,7 @@ def test_the_long_run_keeps_every_invariant_in_every_variant():
     stats = play(turns=100_000, seed=1)
     assert stats["turns"] == 100_000
     # a position with no legal action fails the run (``InvariantBroken``): the hand of jokers alone where a
-    # joker is never discarded, the one dead end session 13's run found, now ends its turn with a pass
+    # joker is never discarded, the one dead end a long run found, now ends its turn with a pass
     # (dec.jamaican_only_jokers_left)
     print(f"\n  {stats['hands']} hands; {stats.get('action:pass', 0)} passes")
     assert set(JAMAICAN) <= set(variant_ids())

@@ -1,4 +1,4 @@
-"""The self-describing export and the selection of vectors (issue 28): every exported file opens with
+"""The self-describing export and the selection of vectors: every exported file opens with
 a header, the export carries its manifest (counts, checksums, the referee that wrote it), its schema,
 a README and the comparison rules; the vectors can be selected by id, topic, clause, endpoint and
 decision in the export, the run and the listing of ids alike; a released id withdrawn without a

@@ -122,7 +122,7 @@ def test_the_lint_names_a_position_that_does_not_add_up_unless_it_is_marked_comp
 
 def test_the_committed_suite_is_small():
     # the suite an implementer takes (the grouped files and manifests of every variant, the Jamaican
-    # ones included), without the maintainers' YAML sources: under the 2 MB issue 15 allows
+    # ones included), without the maintainers' YAML sources: under 2 MB
     size = sum(p.stat().st_size for p in ROOT.glob("*/*.json"))
     assert size < 2_000_000, size
 
