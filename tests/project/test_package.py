@@ -176,6 +176,18 @@ def test_the_wheel_installs_serves_and_passes_the_suite(tmp_path):
 
     # with the server extra, the same environment serves (on the port given by --port)
     subprocess.run([str(bin_ / "pip"), "install", "-q", f"{wheel}[server]"], check=True, cwd=work, timeout=600)
+    # every example of docs/library.md runs against the installed wheel, in order, from an empty folder
+    # (one of them signs a ruling, which takes the server extra's cryptography)
+    examples = work / "library-examples"
+    examples.mkdir()
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "docs" / "library.md").read_text(encoding="utf-8"), re.S | re.M)
+    script = "namespace = {'__name__': 'library_md'}\n" + "".join(
+        f"exec(compile({code!r}, 'library.md block {i + 1}', 'exec'), namespace)\n" for i, code in enumerate(blocks))
+    ran = subprocess.run([str(bin_ / "python"), "-c", script], cwd=examples, env=env, capture_output=True, text=True,
+                         timeout=300)
+    assert ran.returncode == 0 and len(blocks) >= 6, ran.stderr[-3000:]
+    assert len([line for line in ran.stdout.splitlines() if line.strip()]) >= 8, ran.stdout[-2000:]
+    assert list(examples.iterdir()) == []
     port = free_port()
     command = [str(bin_ / "kalooki-referee"), "serve", "--port", str(port), "--workers", "2"]
     with served_by(command, port=port, cwd=work, env=env, log=tmp_path / "server.log") as base:
