@@ -32,7 +32,7 @@ from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.melds import parse_token
 from kalooki_referee.rules.wire.variant import load_variant
 
-from .suite import CLAUSE_POINTERS
+from .suite import CLAUSE_POINTERS, _positions, _rested
 
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
@@ -320,7 +320,62 @@ def build_file(path: Path) -> dict[str, Any]:
         ctx, test = _group_and_test(src, data["variant"], f"{path.name}#{i} ({src.get('id')})")
         key = json.dumps(ctx, sort_keys=True)
         groups.setdefault(key, {**ctx, "tests": []})["tests"].append(test)
-    return {**_header(data), **_shared_source(list(groups.values()))}
+    return {**_header(data), **_file_defaults(data["variant"], [_rest_left_out(_composed_group(g)) for g in groups.values()])}
+
+
+def _rest_left_out(group: dict[str, Any]) -> dict[str, Any]:
+    """A group whose position's stock ends with every card of the pack the position holds nowhere else,
+    in the pack's order: those cards left out and the group marked ``rest: "stock"`` (the reader puts
+    them back, ``suite.pack_rest``).  Only where putting them back gives the position as it was."""
+    request = group.get("request")
+    if not request or group.get("fill") == "discard":
+        return group
+    positions = [*_positions(request), *_positions(request.get("start") or {})]
+    if len(positions) != 1 or not isinstance(positions[0].get("stock"), list) or "stock_hidden" in positions[0]:
+        return group
+    stock = positions[0]["stock"]
+    for keep in range(len(stock) + 1):
+        short = copy.deepcopy(request)
+        [*_positions(short), *_positions(short.get("start") or {})][0]["stock"] = stock[:keep]
+        try:
+            back = _rested(short, group["variant"], group.get("rules"))
+        except RefereeInputError:   # rules the service refuses: the position stays as it is
+            return group
+        if back == request:
+            if keep == len(stock):
+                return group
+            out = {k: v for k, v in group.items() if k not in ("request", "tests")}
+            return {**out, "rest": "stock", "request": short, "tests": group["tests"]}
+    return group
+
+
+def _composed_group(group: dict[str, Any]) -> dict[str, Any]:
+    """A group whose every test is composed for the same reason and sends the same rules: the reason
+    (``composed``) and the rules said once, by the group."""
+    tests = group["tests"]
+    marks = {(t.get("composed"), _compact(t.get("request", {}).get("rules"))) for t in tests}
+    if len(marks) != 1 or not tests[0].get("composed") or "rules" in group:
+        return group
+    rules = tests[0]["request"]["rules"]
+    out = {k: v for k, v in group.items() if k != "tests"}
+    out = {**{k: out.pop(k) for k in ("endpoint", "variant") if k in out}, "rules": rules,
+           "composed": tests[0]["composed"], **out, "tests": []}
+    for test in tests:
+        test = {k: v for k, v in test.items() if k != "composed"}
+        request = {k: v for k, v in test["request"].items() if k != "rules"}
+        test = {k: v for k, v in test.items() if k != "request"} if not request else {**test, "request": request}
+        out["tests"].append({k: test[k] for k in ("id", "description", "clauses", "request", "expected") if k in test})
+    return out
+
+
+def _file_defaults(variant_id: str, groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """The groups, with what most of them share said once, in the file's header: the endpoint most of
+    them POST to (``endpoint``) and the sources most of them cite (``source``); a group that shares
+    them names neither, and a group under the file's variant does not name it."""
+    endpoint = Counter(g["endpoint"] for g in groups).most_common(1)[0][0]
+    groups = [{k: v for k, v in g.items() if not (k == "endpoint" and v == endpoint or k == "variant" and v == variant_id)}
+              for g in groups]
+    return {"endpoint": endpoint, **_shared_source(groups)}
 
 
 def _shared_source(groups: list[dict[str, Any]]) -> dict[str, Any]:
@@ -370,7 +425,7 @@ def render(doc: dict[str, Any]) -> str:
     lines = [_compact(head)[:-1] + ',"groups":[']
     for gi, group in enumerate(doc["groups"]):
         ctx = {k: v for k, v in group.items() if k != "tests"}
-        lines.append(_compact(ctx)[:-1] + ',"tests":[')
+        lines.append(_compact(ctx)[:-1] + (',' if ctx else '') + '"tests":[')
         tests = group["tests"]
         for ti, test in enumerate(tests):
             end = "," if ti < len(tests) - 1 else "]}" + ("," if gi < len(doc["groups"]) - 1 else "")

@@ -99,23 +99,58 @@ def _copied(value: Any) -> Any:
         return value
 
 
+def pack_rest(position: dict[str, Any], variant_id: str, rules: dict[str, Any] | None) -> list[str]:
+    """The cards of the variant's pack (the pack its rules give the position's number of players) that
+    the position holds nowhere (hands, piles, melds, a turn's pending jokers), in the pack's order."""
+    from collections import Counter
+
+    from kalooki_referee.rules.cards import pack_order, parse_card
+    from kalooki_referee.rules.melds import parse_token
+    from kalooki_referee.rules.wire.variant import load_variant
+
+    table_pack = load_variant(variant_id, rules).rules.pack_for(len(position.get("players", ())))
+    held = Counter(parse_card(c).code for p in position.get("players", []) for c in p.get("hand", []))
+    held.update(parse_card(c).code for key in ("discard", "stock") for c in position.get(key, []))
+    held.update(parse_token(c).card.code for m in position.get("melds", []) for c in m["cards"])
+    held["JK"] += (position.get("turn") or {}).get("pending_jokers", 0)
+    rest = []
+    for card in pack_order(table_pack.decks, table_pack.jokers):
+        if held[card.code] > 0:
+            held[card.code] -= 1
+        else:
+            rest.append(card.code)
+    return rest
+
+
+def _rested(request: dict[str, Any], variant_id: str, rules: dict[str, Any] | None) -> dict[str, Any]:
+    """A group's request with its position's stock completed (the group says ``rest: "stock"``): the
+    pack's cards the position holds nowhere go at the bottom of its stock, in the pack's order."""
+    request = _copied(request)
+    for position in [*_positions(request), *_positions(request.get("start") or {})]:
+        position["stock"] = list(position.get("stock", [])) + pack_rest(position, variant_id, rules)
+    return request
+
+
 def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The tests of a grouped file as plain self-contained vectors: each test's request is its
-    group's ``variant``, ``rules`` and ``request`` with the test's own ``request`` over them, and its
-    sources the group's (or, where the group names none, the file's)."""
+    group's ``variant``, ``rules`` and ``request`` with the test's own ``request`` over them, its
+    sources the group's, and its reason for a composed position its own or the group's (where the group
+    names no endpoint, variant or sources: the file's)."""
     for group in doc["groups"]:
-        shared: dict[str, Any] = {"variant": group["variant"]}
+        shared: dict[str, Any] = {"variant": group.get("variant", doc.get("variant"))}
         if "rules" in group:
             shared["rules"] = group["rules"]
-        shared.update(group.get("request", {}))
+        request = group.get("request", {})
+        shared.update(_rested(request, shared["variant"], group.get("rules")) if group.get("rest") == "stock" else request)
         for test in group["tests"]:
             vec = {"id": test["id"], "description": test["description"], "clauses": test["clauses"],
                    "source": group.get("source", doc.get("source"))}
-            if test.get("composed"):
-                vec["composed"] = test["composed"]
+            if test.get("composed", group.get("composed")):
+                vec["composed"] = test.get("composed", group.get("composed"))
             if group.get("decision"):
                 vec["decision"] = group["decision"]
-            vec.update({"endpoint": group["endpoint"], "request": {**_copied(shared), **test.get("request", {})},
+            vec.update({"endpoint": group.get("endpoint", doc.get("endpoint")),
+                        "request": {**_copied(shared), **test.get("request", {})},
                         "expected": test["expected"]})
             yield vec
 
@@ -145,7 +180,7 @@ def inherited_vectors(manifest: dict[str, Any], load: Callable[[str], dict[str, 
         doc = load(f"{spec['from']}/{name}")
         for group in doc["groups"]:
             fill = group.get("fill", "stock")
-            for vec in plain_vectors({"source": doc.get("source"), "groups": [group]}):
+            for vec in plain_vectors({**{k: doc[k] for k in ("source", "endpoint", "variant") if k in doc}, "groups": [group]}):
                 cited = (set(vec["clauses"]) | set(vec["expected"].get("violations", []))
                          | set(vec["expected"].get("undetermined", [])))
                 if vec["id"] in by_id or cited & by_clause or vec["endpoint"] in by_endpoint:

@@ -16,6 +16,7 @@ from kalooki_referee.rules.errors import InvalidRules
 from kalooki_referee.rules.params import Rules, declared
 from kalooki_referee.rules.wire.params import RULES_SCHEMA
 from kalooki_referee.rules.wire.variant import VARIANT_DIR, all_variants, load_variant, variant_schema, variant_wire
+from kalooki_referee.vectors.suite import plain_vectors
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -53,11 +54,11 @@ def test_every_variant_file_meets_the_variant_schema_with_its_parameters_typed()
 def _house_rules_of_the_vectors() -> list[tuple[str, dict]]:
     found: list[tuple[str, dict]] = []
     for path in sorted((ROOT / "vectors").glob("*/*.json")):
-        for group in json.loads(path.read_text(encoding="utf-8")).get("groups", []):
-            for test in group["tests"]:
-                rules = test.get("request", {}).get("rules", group.get("rules"))
-                if isinstance(rules, dict) and rules:
-                    found.append((test.get("request", {}).get("variant", group["variant"]), rules))
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for vector in plain_vectors(doc) if "groups" in doc else ():
+            rules = vector["request"].get("rules")
+            if isinstance(rules, dict) and rules:
+                found.append((vector["request"]["variant"], rules))
     return found
 
 
