@@ -4,28 +4,29 @@
 // for the whole sheet so far and shows the running totals, eliminations, buy-ins, payments and the
 // pool, and the first entry that disagrees with the rules, in words.  In the contract game each row
 // shows its hand's contract; a bend is the hand won in one go.  Uses page.js and builder.js (variantParameters).
-"use strict";
+import {variantParameters} from "./builder.js";
+import {$, h, plural, ordinalPath, call, rulesResources, violationBlock, clearProblems, showProblems, page, tableNow, contractOf} from "./page.js";
 
-const sheet = {players: [], hands: [], answer: null};
+export const sheet = {players: [], hands: [], answer: null};
 
-function sheetPlayers(n) { return Array.from({length: n}, (_, i) => `Player ${i + 1}`); }
+export function sheetPlayers(n) { return Array.from({length: n}, (_, i) => `Player ${i + 1}`); }
 
-function sheetParams() { return variantParameters(page.variant) || {}; }
+export function sheetParams() { return variantParameters(page.variant) || {}; }
 
-function howChoices(params) {
+export function howChoices(params) {
   const bend = params.kalookie && params.kalookie.first_down_only;
   return [["call_up", "went out"],
           ["kalookie", bend ? "a bend: went out in the turn they first laid" : "went out all at once (a kalookie)"],
           ["void", "nobody: the stock ran out and the hand is void"]];
 }
 
-function contractRow(params, n) {
+export function contractRow(params, n) {
   const hands = params.contract && params.contract.hands;
   return hands ? hands[String(n)] || null : null;
 }
 
 // The form for the next hand: a winner, how it ended, and a line per player.
-function renderSheetForm() {
+export function renderSheetForm() {
   const params = sheetParams();
   const n = sheet.hands.length + 1;
   const row = contractRow(params, n);
@@ -51,7 +52,7 @@ function renderSheetForm() {
 }
 
 // The winner's line takes no penalty; a void hand has no winner.
-function syncWinner() {
+export function syncWinner() {
   const how = $("sheet-how").value;
   $("sheet-winner").disabled = how === "void";
   for (const line of document.querySelectorAll(".sheet-line")) {
@@ -62,13 +63,13 @@ function syncWinner() {
   }
 }
 
-function numberOf(input) {
+export function numberOf(input) {
   const text = input ? input.value.trim() : "";
   return text === "" ? null : Number(text);
 }
 
 // The entry of the hand as written in the form (HandEntry of openapi.yaml).
-function entryFromForm() {
+export function entryFromForm() {
   const how = $("sheet-how").value;
   const entry = {how, winner: how === "void" ? null : $("sheet-winner").value};
   const table = cls => {
@@ -90,11 +91,11 @@ function entryFromForm() {
   return entry;
 }
 
-function sheetRequest(hands) {
+export function sheetRequest(hands) {
   return {variant: page.variant, players: sheet.players.slice(), hands};
 }
 
-function sheetWhere(pointer) {
+export function sheetWhere(pointer) {
   const m = /^\/hands\/(\d+)(?:\/(\w+)(?:\/(.+))?)?/.exec(pointer);
   if (!m) return ordinalPath(pointer);
   const field = {penalties: "penalty points", scores: "total written", infractions: "penalties reported", winner: "winner",
@@ -102,7 +103,7 @@ function sheetWhere(pointer) {
   return `hand ${Number(m[1]) + 1}${field ? `, ${field}` : ""}${m[3] ? ` of ${m[3].replace(/~1/g, "/").replace(/~0/g, "~")}` : ""}`;
 }
 
-async function addHand() {
+export async function addHand() {
   clearProblems("sheet-problems");
   const entry = entryFromForm();
   const hands = [...sheet.hands, entry];
@@ -117,7 +118,7 @@ async function addHand() {
   renderSheetForm();
 }
 
-async function renderSheet() {
+export async function renderSheet() {
   const a = sheet.answer;
   const box = $("sheet-answer");
   if (!a) { box.replaceChildren(); return; }
@@ -154,7 +155,7 @@ async function renderSheet() {
 }
 
 // The last hand taken off the sheet (to enter it again, put right).
-async function undoHand() {
+export async function undoHand() {
   clearProblems("sheet-problems");
   sheet.hands = sheet.hands.slice(0, -1);
   sheet.answer = null;
@@ -166,7 +167,7 @@ async function undoHand() {
   renderSheetForm();
 }
 
-function resetSheet() {
+export function resetSheet() {
   const params = sheetParams();
   const select = $("sheet-players");
   const min = (params.players && params.players.min) || 2, max = (params.players && params.players.max) || 6;

@@ -367,7 +367,8 @@ def test_a_shared_link_and_a_downloaded_file_reopen_the_same_position(open_page,
     step_text = page.locator("#verdict h4").inner_text().split(": ", 1)[1]
 
     # a link of the older form (the position and the step made from it, deflated) still opens
-    link = base_url + "/#position=" + page.evaluate("async () => encodeShare(sharedLog())")
+    link = base_url + "/#position=" + page.evaluate(
+        "async () => { const m = await import('/static/page.js'); return m.encodeShare(m.sharedLog()); }")
     fragment = link.split("#position=", 1)[1]
     assert re.fullmatch(r"[A-Za-z0-9_-]+", fragment) and "{" not in fragment
 
@@ -701,7 +702,8 @@ def test_the_pages_canonical_json_is_the_referees(open_page, base_url):
         "\u20ac": 1, "\r": "line\nbreak\ttab\u0001\u001f", "\ufb33": [None, True, False], "1": {"b": [], "a": {}},
         "\U0001f600": "\U0001f600 \u00e9 \u2028", "a": -9007199254740991, "\u0080": "\"\\/</script>", "": 0}]
     for doc in documents:
-        assert page.evaluate("(doc) => canonicalJson(doc)", doc) == canonical(doc).decode("utf-8")
+        assert page.evaluate(
+            "async (doc) => (await import('/static/rulings.js')).canonicalJson(doc)", doc) == canonical(doc).decode("utf-8")
 
 
 # -- a phone first, then a desktop: every view fits, axe finds nothing ---------------------------------
