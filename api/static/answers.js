@@ -61,7 +61,9 @@ export function tableNowWords(action, verdict, params, discard) {
     case "allow":
       return `${capital(who(last.caller))} takes ${top}${n ? ` and ${plural(n, "penalty card")} from the stock` : ""}, and may not lay or discard now. Then you pluck from the stock and play your turn.`;
     case "swap_joker":
-      return last.place ? "The joker moves up as you asked; play goes on." : jokerGoes(params);
+      if (!last.place) return jokerGoes(params);
+      if (last.place.type === "build" && last.place.meld === last.meld) return "The joker moves up to the high end of the run; you go on with your turn.";
+      return "The joker goes at once into your new meld, as you laid it: it never goes into your hand. You go on with your turn and end it with a discard.";
     case "draw":
       if (last.source === "discard" && steps.length === 1) return `You take ${top} into your hand; then you lay what you may and end your turn with a discard.`;
       return "You draw; then you lay what you may and end your turn with a discard.";

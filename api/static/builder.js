@@ -9,9 +9,9 @@ import {firstWords, meldWords, tableNowWords} from "./answers.js";
 import {namesInText} from "./cardwords.js";
 
 export const BUILD_AREAS = {play: "the cards you want to play", hand: "the rest of your hand", discard: "the top of the discard pile",
-                     addto: "the cards you add to a meld on the table"};
+                     addto: "the cards you add to a meld on the table", jokerwith: "the cards you lay with the joker"};
 const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
-export const builder = {play: [], hand: [], discard: [], addto: [], melds: [], extra: [], target: "play", nextMeld: 1, request: null};
+export const builder = {play: [], hand: [], discard: [], addto: [], jokerwith: [], melds: [], extra: [], target: "play", nextMeld: 1, request: null};
 
 // A meld on the table by its cards ("the run of the seven of hearts, ..."), or by its place while empty.
 // (its place on the table while it is set out; by its cards in answers).
@@ -21,10 +21,12 @@ export function meldName(m) { return `the ${ORDINALS[builder.melds.indexOf(m)] |
 function extraIndex(target) { const m = /^extra(\d+)$/.exec(target); return m ? Number(m[1]) : null; }
 function extraName(i) { return `your ${ORDINALS[i + 1] || "next"} new meld`; }
 const LAYS = new Set(["take", "meld", "meldall", "forgot"]);
+const THROWS = new Set(["draw", "discard", "upcard"]);  // questions whose one played card is thrown
 
 export function targetName(target) {
   if (extraIndex(target) !== null) return extraName(extraIndex(target));
   if (target === "play" && LAYS.has($("build-question").value) && builder.extra.length) return "your first new meld";
+  if (target === "play" && THROWS.has($("build-question").value)) return "the card you throw";
   if (BUILD_AREAS[target]) return BUILD_AREAS[target];
   const m = builder.melds.find(x => x.id === target);
   return m ? meldName(m) : target;
@@ -71,7 +73,7 @@ export function variantParameters(id) {
 // pointer of the request) back to the card laid out there.
 export function buildLayout() {
   const question = $("build-question").value;
-  const extra = LAYS.has(question) ? [...builder.extra.flat(), ...builder.addto] : [];
+  const extra = LAYS.has(question) ? [...builder.extra.flat(), ...builder.addto] : question === "swap" ? builder.jokerwith : [];
   const hand = [...builder.hand, ...builder.play, ...extra];
   const players = Number($("build-players").value);
   const params = variantParameters(page.variant);
@@ -105,13 +107,16 @@ export function buildRequest() {
   };
   let action;
   if (question === "draw") {
-    action = {type: "draw", source: "discard"};
+    // taking the discard, keeping it and throwing another card (or, with no card to throw, the draw alone)
+    action = builder.play.length ? {type: "turn", actions: [{type: "draw", source: "discard"}, {type: "discard", card: builder.play[0]}]}
+                                 : {type: "draw", source: "discard"};
   } else if (question === "discard") {
     action = {type: "discard", card: builder.play[0]};
   } else if (question === "upcard") {
     action = {type: "turn", actions: [{type: "draw", source: "discard"}, {type: "discard", card: builder.play[0]}]};
   } else if (question === "swap") {
     action = {type: "swap_joker", meld: $("build-onto").value, naturals: builder.play.slice()};
+    if (builder.jokerwith.length) action.place = {type: "meld", melds: [{cards: [...builder.jokerwith, "JK"]}]};
   } else if (question === "call") {
     action = {type: "call", player: who};
   } else if (question === "allow") {
@@ -163,6 +168,9 @@ export function buildPlace(pointer) {
   }
   if ((m = /^\/action(?:\/actions\/\d+)?\/melds\/([1-9]\d*)(?:\/cards\/(\d+))?/.exec(pointer))) {
     return {area: `extra${Number(m[1]) - 1}`, index: m[2] === undefined ? null : Number(m[2])};
+  }
+  if ((m = /^\/action\/place\/melds\/0\/cards\/(\d+)/.exec(pointer))) {
+    return {area: "jokerwith", index: Number(m[1]) < builder.jokerwith.length ? Number(m[1]) : null};
   }
   if ((m = /^\/action(?:\/actions\/\d+)?\/builds\/0(?:\/cards\/(\d+))?/.exec(pointer))) {
     return {area: "addto", index: m[1] === undefined ? null : Number(m[1])};
@@ -357,7 +365,7 @@ export function renderPaletteFor() {
 function targetList(question) {
   const lays = LAYS.has(question);
   return ["play", ...(lays ? builder.extra.map((_, i) => `extra${i}`) : []),
-          ...(question === "meld" || question === "meldall" ? ["addto"] : []),
+          ...(question === "meld" || question === "meldall" ? ["addto"] : []), ...(question === "swap" ? ["jokerwith"] : []),
           "hand", "discard", ...builder.melds.map(m => m.id)];
 }
 
@@ -438,6 +446,7 @@ export function renderBuilder() {
   const question = $("build-question").value;
   renderExtras(question);
   document.querySelector(".build-area[data-area=addto]").hidden = !(question === "meld" || question === "meldall");
+  document.querySelector(".build-area[data-area=jokerwith]").hidden = question !== "swap";
   $("build-onto-controls").hidden = !ONTO_QUESTIONS.has(question);
   renderCounts();
   if (question === "meld" || question === "meldall") $("build-onto-controls").hidden = !builder.melds.length;
@@ -454,7 +463,7 @@ export function renderBuilder() {
     forgot: "The melds you lay; the card you throw goes in \u201cthe rest of your hand\u201d.",
     upcard: "The card you throw in place of the face-up card.",
     build: "The cards from your hand you add to the meld, in order.",
-    draw: "Nothing to play: the question is the top discard. Cards put here count as your hand.",
+    draw: "The card you throw after taking the discard (leave it empty to ask about the taking alone).",
     discard: "The card you want to throw (the first one here); the rest of your hand below.",
     swap: "The natural cards from your hand you offer for the joker.",
     call: "Nothing to play: another player calls the top discard. Cards put here count as your hand.",
@@ -535,7 +544,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   for (const id of ["build-others", "build-mine-hidden", "build-hand-number", "build-opened"]) $(id).addEventListener("input", renderCounts);
   $("build-clear").addEventListener("click", () => {
-    Object.assign(builder, {play: [], hand: [], discard: [], addto: [], melds: [], extra: [], target: "play", nextMeld: 1, request: null});
+    Object.assign(builder, {play: [], hand: [], discard: [], addto: [], jokerwith: [], melds: [], extra: [], target: "play", nextMeld: 1, request: null});
     clearBuildProblems();
     $("build-answer").replaceChildren();
     renderBuilder();

@@ -2,6 +2,7 @@
 // share a position.  Everything it knows it asks the referee's own API; it keeps nothing itself.
 import {variantParameters} from "./builder.js";
 import {Cards} from "./cards.js";
+import {namesInText} from "./cardwords.js";
 import {signButton} from "./rulings.js";
 import {Share} from "./share.js";
 
@@ -185,16 +186,16 @@ export function violationBlock(v, res, label = "What went wrong: ", words = null
   const clause = res.clauses.get(v.clause);
   const rulings = v.rulings || variantRulings(clause, res);
   const sources = v.sources || (clause && clause.sources) || [];
-  const message = words || v.message || "";
+  const message = words || namesInText(v.message || "");
   return h("div", {class: "violation", "data-clause": v.clause},
     h("p", {class: "violation-message"}, h("strong", {}, label), message),
-    h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), v.statement || (clause && clause.statement) || ""),
+    h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), namesInText(v.statement || (clause && clause.statement) || "")),
     v.penalty ? h("p", {class: "violation-penalty"}, h("strong", {}, "What the table charges: "),
                   `${plural(v.penalty.points, "point")} to ${v.penalty.player}, who ${INFRACTION_WORDS[v.penalty.infraction] || v.penalty.infraction} `
                   + "(the referee charges nothing itself: report it as a penalty to apply it).") : "",
     sources.length ? h("div", {class: "violation-sources"}, h("strong", {}, "Where it is written:"),
                        h("ul", {}, sources.map(s => sourceItem(s, res)))) : "",
-    rulings.length ? h("div", {class: "violation-rulings"}, h("strong", {}, "How the referee reads it where the sources are unclear:"),
+    rulings.length ? h("details", {class: "violation-rulings"}, h("summary", {}, "How the referee reads it where the sources are unclear"),
                        h("ul", {}, rulings.map(id => rulingItem(id, res)))) : "",
     idsDetails(["rule", v.clause], ["rulings", rulings.join(", ")], ["the referee's message as written", words ? v.message : null],
                ["what it would need to see", (v.needs || []).join(", ")]));

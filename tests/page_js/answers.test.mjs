@@ -23,6 +23,11 @@ test("an allowed joker exchange says where the joker must go, by the variant's p
   assert.match(any, /never goes into your hand/);
   assert.match(fresh, /new meld/);
   assert.notEqual(any, fresh);
+  const placed = tableNowWords({...swap, place: {type: "meld", melds: [{cards: ["7H", "7D", "JK"]}]}}, {legal: true}, {}, []);
+  assert.match(placed, /new meld/);
+  assert.match(placed, /never goes into your hand/);
+  const moved = tableNowWords({...swap, place: {type: "build", meld: "m1", cards: ["JK"], end: "high"}}, {legal: true}, {}, []);
+  assert.match(moved, /moves up/);
 });
 
 test("an allowed call or allow says the caller takes a penalty card and waits, and who plucks", () => {

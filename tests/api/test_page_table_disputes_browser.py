@@ -1,0 +1,269 @@
+"""The twenty everyday disputes of docs/table-disputes.md, asked on the page at a phone's size (390x844)
+by tapping and typing alone, each also with other cards or under another variant of the same family.
+
+Each test sets the dispute out as a player would, asks, and checks the ruling the rules require (the
+dispute's, as the table-disputes list states it), that the answer reads in plain words (no card code,
+meld id, JSON pointer, status number or API word outside "details") and that the answer is on screen,
+without scrolling, once asked.  Screenshots: test-artifacts/dispute-<number>-<case>.png.
+
+The browser, the served referee and the helpers are tests/api/test_page_browser.py's."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.api.test_page_browser import (  # noqa: F401 - fixtures used by name
+    ARTIFACTS,
+    PHONE,
+    base_url,
+    browser,
+    card_names,
+    open_page,
+    put,
+)
+
+pytestmark = pytest.mark.slow
+
+ORDINALS = ["first", "second", "third", "fourth"]
+# words a player does not use: card codes, meld ids, pointers, status numbers, the API's own words
+NOT_PLAIN = re.compile(r"\b(?:10|[2-9AKQJ])[SHDC]\b|\bJK\b|\bm\d+\b|/state|/action|\b(?:400|404|405|413|415|422|500)\b|\bstateless\b|"
+                       r"\bpointer\b|\bJSON\b|\bnull\b|\btrue\b|\bfalse\b|\bswap_joker\b|\b\w+_\w+\b|[{}]")
+
+
+# -- setting a dispute out by tapping -------------------------------------------------------------------
+
+def ask_about(page, variant: str, question: str) -> None:
+    page.get_by_label("Variant", exact=True).select_option(variant)
+    page.get_by_label("Your question").select_option(question)
+
+
+def words(code: str) -> str:
+    return "a joker" if code == "JK" else card_names([code])
+
+
+def lay(page, area: str, codes: list[str]) -> None:
+    for code in codes:
+        put(page, area, words(code))
+
+
+def opened(page) -> None:
+    page.get_by_label("I have already come down (laid my first meld)").check()
+
+
+def table_meld(page, owner: str, codes: list[str], kind: str | None = None) -> None:
+    """Puts a meld on the table, laid by `owner` ("you" or "Player 2"...), its cards tapped in."""
+    page.get_by_role("button", name="Put another meld on the table").click()
+    meld = page.locator(".build-meld").last
+    index = page.locator(".build-meld").count() - 1
+    meld.get_by_label("laid by").select_option(owner)
+    if kind:
+        meld.get_by_label("It is", exact=True).select_option(kind)
+    lay(page, f"the {ORDINALS[index]} meld on the table", codes)
+
+
+def new_melds(page, melds: list[list[str]]) -> None:
+    """Your new melds: the first in "the cards you want to play", each further one after "Lay another meld"."""
+    lay(page, "the cards you want to play", melds[0])
+    for i, cards in enumerate(melds[1:], start=1):
+        page.get_by_role("button", name="Lay another meld as well").click()
+        lay(page, f"your {ORDINALS[i]} new meld", cards)
+
+
+def asked(page) -> tuple[dict, dict]:
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/adjudicate") as info:
+        page.get_by_role("button", name="Ask the referee").click()
+    assert info.value.status == 200, info.value.text()
+    return info.value.request.post_data_json, info.value.json()
+
+
+def plain_answer(page) -> str:
+    """The answer's words outside its "details" controls."""
+    return page.locator("#build-verdict").evaluate(
+        "(n) => { const c = n.cloneNode(true); c.querySelectorAll('details, button').forEach(d => d.remove());"
+        " return c.innerText; }")
+
+
+def check_answer(page, answer: dict, legal: bool, name: str, *phrases: str) -> str:
+    assert answer["legal"] is legal, answer
+    words = plain_answer(page)
+    first = words.split("\n")
+    assert ("Yes," if legal else "No,") in words, words
+    assert not NOT_PLAIN.search(words), (NOT_PLAIN.search(words).group(0), words)
+    for phrase in phrases:
+        assert phrase.lower() in words.lower(), (phrase, words)
+    # on screen once asked: the verdict's first words are in the viewport, with nothing to scroll
+    box = page.locator("#build-verdict .verdict-word").bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dispute-{name}.png"))
+    return "\n".join(first)
+
+
+@pytest.fixture
+def phone(open_page):
+    def opener():
+        page = open_page("/")
+        page.set_viewport_size(PHONE)
+        return page
+    return opener
+
+
+# -- British club game (000) -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,discard,hand", [("british", "9C", ["2H", "5S", "KD"]),
+                                                  ("british_max301", "4D", ["7H", "QS", "3C"])])
+def test_01_keeping_the_discard_before_coming_down_is_refused(phone, variant, discard, hand):
+    page = phone()
+    ask_about(page, variant, "draw")
+    lay(page, "the rest of your hand", hand[1:])
+    lay(page, "the card you throw", hand[:1])
+    lay(page, "the top of the discard pile", [discard])
+    request, answer = asked(page)
+    assert request["action"]["actions"] == [{"type": "draw", "source": "discard"}, {"type": "discard", "card": hand[0]}]
+    check_answer(page, answer, False, f"01-{variant}", "40")
+
+
+@pytest.mark.parametrize("variant,rank", [("british", "K"), ("british_max151", "Q")])
+def test_02_taking_the_discard_to_come_down_with_four_of_a_kind(phone, variant, rank):
+    page = phone()
+    ask_about(page, variant, "take")
+    lay(page, "the cards you want to play", [rank + "S", rank + "H", rank + "C"])
+    lay(page, "the top of the discard pile", [rank + "D"])
+    request, answer = asked(page)
+    assert request["action"]["actions"][0] == {"type": "draw", "source": "discard"}
+    check_answer(page, answer, True, f"02-{variant}", "40 points", "discard")
+
+
+@pytest.mark.parametrize("variant,melds,legal,points", [
+    ("british", [["10S", "10H", "10D"], ["5C", "6C", "7C"]], True, "48 points"),
+    ("british", [["9S", "9H", "9D"], ["2C", "3C", "4C"]], False, "40"),
+    ("british_no_reshuffle", [["JS", "JH", "JD"], ["6H", "7H", "8H"]], True, "51 points"),
+])
+def test_03_coming_down_with_two_melds(phone, variant, melds, legal, points):
+    page = phone()
+    ask_about(page, variant, "meld")
+    new_melds(page, melds)
+    request, answer = asked(page)
+    assert [m["cards"] for m in request["action"]["melds"]] == melds
+    # the rest of the hand is counted from the deal: 13 dealt and one drawn, six of them tapped in
+    assert request["state"]["players"][0]["hidden"] == 14 - 6
+    check_answer(page, answer, legal, f"03-{variant}-{'yes' if legal else 'no'}", points)
+
+
+@pytest.mark.parametrize("variant,run,natural,has_opened", [
+    ("british", ["7H", "JK", "9H"], "8H", True),
+    ("british_max501", ["4S", "JK", "6S"], "5S", True),
+    ("british", ["7H", "JK", "9H"], "8H", False),
+])
+def test_04_taking_a_joker_from_a_run(phone, variant, run, natural, has_opened):
+    page = phone()
+    ask_about(page, variant, "swap")
+    if has_opened:
+        opened(page)
+    table_meld(page, "Player 2", run, "run")
+    lay(page, "the cards you want to play", [natural])
+    request, answer = asked(page)
+    assert request["action"]["naturals"] == [natural]
+    if has_opened:
+        check_answer(page, answer, True, f"04-{variant}", "joker must be laid at once", "never goes into your hand")
+    else:
+        check_answer(page, answer, False, f"04-{variant}-not-down")
+
+
+@pytest.mark.parametrize("variant,rank,held", [("british", "10", "10H"), ("british_max151", "Q", "QC")])
+def test_05_a_joker_in_a_set_of_three_needs_both_missing_naturals(phone, variant, rank, held):
+    page = phone()
+    ask_about(page, variant, "swap")
+    opened(page)
+    kept = [s for s in "SHDC" if rank + s != held][:2]
+    table_meld(page, "Player 4", [rank + kept[0], rank + kept[1], "JK"], "set")
+    lay(page, "the cards you want to play", [held])
+    _, answer = asked(page)
+    check_answer(page, answer, False, f"05-{variant}")
+
+
+@pytest.mark.parametrize("variant,run,added", [("british", ["7C", "8C", "9C"], ["10C", "JC", "QC"]),
+                                               ("british_max301", ["3D", "4D", "5D"], ["6D", "7D", "8D"])])
+def test_06_three_cards_on_one_end_of_a_run(phone, variant, run, added):
+    page = phone()
+    ask_about(page, variant, "build")
+    opened(page)
+    table_meld(page, "Player 3", run, "run")
+    lay(page, "the cards you want to play", added)
+    _, answer = asked(page)
+    check_answer(page, answer, False, f"06-{variant}", "two")
+
+
+@pytest.mark.parametrize("variant,melds", [("british", [["4C", "5C", "6C"], ["KS", "KH", "KD"]]),
+                                           ("british_max151", [["9H", "10H", "JH", "QH"]])])
+def test_07_going_out_with_nothing_to_throw(phone, variant, melds):
+    page = phone()
+    ask_about(page, variant, "meldall")
+    opened(page)
+    new_melds(page, melds)
+    request, answer = asked(page)
+    assert "hidden" not in request["state"]["players"][0]  # these are all the cards the player holds
+    check_answer(page, answer, False, f"07-{variant}", "discard")
+
+
+@pytest.mark.parametrize("variant,meld,last", [("british", ["4C", "5C", "6C"], "KD"),
+                                               ("british_max301", ["9S", "9H", "9D"], "2C")])
+def test_08_the_forgotten_warning(phone, variant, meld, last):
+    page = phone()
+    ask_about(page, variant, "forgot")
+    opened(page)
+    new_melds(page, [meld])
+    lay(page, "the rest of your hand", [last])
+    request, answer = asked(page)
+    assert request["state"]["players"][0].get("barred") is True
+    check_answer(page, answer, False, f"08-{variant}")
+
+
+# -- kalooki.co.uk club game (003) ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,discard", [("kalooki_co_uk", "6S"), ("kalooki_co_uk_alt_joker_reuse", "8H")])
+def test_11_keeping_a_discard_for_later(phone, variant, discard):
+    page = phone()
+    ask_about(page, variant, "draw")
+    opened(page)
+    lay(page, "the rest of your hand", ["7S", "8S"])
+    lay(page, "the card you throw", ["2D"])
+    lay(page, "the top of the discard pile", [discard])
+    _, answer = asked(page)
+    check_answer(page, answer, False, f"11-{variant}")
+
+
+@pytest.mark.parametrize("variant,table,held,legal", [
+    ("kalooki_co_uk", ["10D", "10S", "10H", "JK"], "10C", True),
+    ("kalooki_co_uk", ["10D", "10S", "JK"], "10C", True),
+    ("kalooki_co_uk_alt_joker_reuse", ["10D", "10S", "JK"], "10C", False),
+    ("kalooki_co_uk", ["5D", "5S", "5H", "JK"], "5C", True),
+])
+def test_12_a_joker_in_a_set(phone, variant, table, held, legal):
+    page = phone()
+    ask_about(page, variant, "swap")
+    opened(page)
+    table_meld(page, "Player 2", table, "set")
+    lay(page, "the cards you want to play", [held])
+    lay(page, "the cards you lay with the joker", ["7H", "7D"])
+    request, answer = asked(page)
+    assert request["action"]["place"]["melds"][0]["cards"] == ["7H", "7D", "JK"]
+    if legal:
+        check_answer(page, answer, True, f"12-{variant}-{len(table)}-{held}", "new meld", "never goes into your hand")
+    else:
+        check_answer(page, answer, False, f"12-{variant}-{len(table)}")
+
+
+def test_12_without_saying_where_the_joker_goes_the_answer_says_what_it_needs(phone):
+    page = phone()
+    ask_about(page, "kalooki_co_uk", "swap")
+    opened(page)
+    table_meld(page, "Player 2", ["10D", "10S", "10H", "JK"], "set")
+    lay(page, "the cards you want to play", ["10C"])
+    _, answer = asked(page)
+    assert answer["legal"] is None
+    words = plain_answer(page)
+    assert "new set" in words and not NOT_PLAIN.search(words), words
