@@ -2,7 +2,7 @@
 // about (their hand, the table's melds, the top discard), the page completes it into a whole position
 // the API accepts and asks /v1/adjudicate.  Uses page.js (h, $, call, the citations) and cards.js.
 import {Cards} from "./cards.js";
-import {$, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
+import {checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
 import {signButton} from "./rulings.js";
 import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, seatCounts, seatIds} from "./position.js";
 import {firstWords, meldWords, tableNowWords} from "./answers.js";
@@ -51,7 +51,7 @@ function typedCount(id) {
 // The questions asked before the player to act has drawn; those that play cards from the hand; those
 // about a meld on the table; those about another player.
 const DRAW_QUESTIONS = new Set(["take", "draw", "call", "allow", "penalty", "challenge", "upcard"]);
-const PLAY_QUESTIONS = new Set(["take", "meld", "meldall", "forgot", "build", "discard", "swap", "moveup", "upcard"]);
+const PLAY_QUESTIONS = new Set(["check", "take", "meld", "meldall", "forgot", "build", "discard", "swap", "moveup", "upcard"]);
 // questions where the cards set out are all the player holds
 const WHOLE_HAND = new Set(["meldall", "forgot"]);
 const ONTO_QUESTIONS = new Set(["build", "swap", "moveup"]);
@@ -133,9 +133,11 @@ export function buildRequest() {
     action = {type: "turn", actions: [{type: "draw", source: "discard"},
                                       {type: "meld", melds: [{...first, cards: [...builder.discard, ...first.cards]}, ...rest]}]};
   } else if (question === "meld" || question === "meldall" || question === "forgot") {
-    action = {type: "meld", melds: lays};
     const builds = adds();
+    action = {type: "meld", melds: lays};
     if (builds.length) action.builds = builds;
+    // lay-offs alone, with no meld of one's own: a build
+    if (!lays.length && builds.length === 1) action = {type: "build", ...builds[0]};
     if (question === "forgot") {
       const throwing = builder.hand[builder.hand.length - 1];
       action = {type: "turn", actions: [...(lays.length ? [action] : []), {type: "discard", card: throwing}]};
@@ -230,7 +232,8 @@ export function clearBuildProblems() {
 export function missingLayout() {
   const question = $("build-question").value;
   const errors = [];
-  if (PLAY_QUESTIONS.has(question) && !builder.play.length) {
+  const laying = question === "meld" && (builder.addto.length || builder.extra.some(cards => cards.length));
+  if (PLAY_QUESTIONS.has(question) && !builder.play.length && !laying) {
     errors.push({place: {area: "play", index: null}, detail: "click the cards you want to play, with \u201cthe cards you want to play\u201d chosen"});
   }
   if (["take", "draw", "call", "allow"].includes(question) && !builder.discard.length) {
@@ -275,7 +278,16 @@ export async function askReferee() {
     showBuildProblems({title: "Something is missing", errors: missing});
     return;
   }
-  if (!variantParameters(page.variant) || !(await readTableJokers())) return;
+  if (!variantParameters(page.variant)) return;
+  if ($("build-question").value === "check") {  // the meld alone: /v1/melds/check
+    const box = h("div", {id: "build-verdict", class: "verdict", tabindex: "-1"});
+    $("build-answer").replaceChildren(box);
+    await checkMeld(builder.play, $("build-kind").value, box, false);
+    box.prepend(h("h3", {}, $("build-question").selectedOptions[0].textContent));
+    box.scrollIntoView({block: "start"});
+    return;
+  }
+  if (!(await readTableJokers())) return;
   const body = buildRequest();
   const r = await call("POST", "/v1/adjudicate", body);
   if (!r.ok) {
@@ -451,7 +463,7 @@ export function renderBuilder() {
   renderCounts();
   if (question === "meld" || question === "meldall") $("build-onto-controls").hidden = !builder.melds.length;
   $("build-end").hidden = $("build-end").previousElementSibling.hidden = question !== "build";
-  $("build-kind-controls").hidden = !LAYS.has(question);
+  $("build-kind-controls").hidden = !LAYS.has(question) && question !== "check";
   $("build-who-controls").hidden = !WHO_QUESTIONS.has(question);
   $("build-infraction").hidden = $("build-infraction-label").hidden = question !== "penalty";
   $("build-challenge-controls").hidden = question !== "challenge";
@@ -459,6 +471,7 @@ export function renderBuilder() {
   $("build-play-help").textContent = {
     take: "The cards from your hand that go with the top discard into the new meld (more melds below).",
     meld: "The cards of your first new meld, in order (a run from its low end); lay more melds below.",
+    check: "The cards of the meld, in the order they lie (a run from its low end).",
     meldall: "All the cards you lay, as melds; nothing else stays in your hand.",
     forgot: "The melds you lay; the card you throw goes in \u201cthe rest of your hand\u201d.",
     upcard: "The card you throw in place of the face-up card.",

@@ -965,41 +965,42 @@ export function meldWhere(pointer) {
   return ordinalPath(pointer);
 }
 
-export async function checkMeld() {
-  const kind = $("meld-kind").value;
-  const body = {variant: page.variant, cards: page.meld};
+// The meld check: `cards` (the meld section's, or the question's), answered in `box`.
+export async function checkMeld(cards = page.meld, kind = $("meld-kind").value, box = $("meld-answer"), own = true) {
+  const body = {variant: page.variant, cards: cards.slice()};
   if (kind) body.declarations = {kind};
   clearProblems("meld-problems", $("meld-kind"));
   clearProblems("variant-problems", $("variant"));
-  $("meld-answer").replaceChildren();
+  box.replaceChildren();
   const r = await call("POST", "/v1/melds/check", body);
   if (!r.ok) {
     const errors = (r.body && r.body.errors) || [];
     const at = new Set(errors.map(e => /^\/cards\/(\d+)/.exec(e.pointer || "")).filter(Boolean).map(m => Number(m[1])));
-    renderMeld(at);
+    if (own) renderMeld(at);
     if (errors.some(e => e.pointer === "/variant")) showProblems("variant-problems", $("variant"), r.body, meldWhere);
     else showProblems("meld-problems", errors.some(e => (e.pointer || "").startsWith("/declarations")) ? $("meld-kind") : null, r.body, meldWhere);
     return;
   }
-  renderMeld();
+  if (own) renderMeld();
   const res = await rulesResources(body.variant);
   const a = r.body;
   const under = `under ${variantName(body.variant)}`;
   if (a.valid) {
     const jokers = (a.jokers || []).length ? ` It holds ${a.jokers.map(j => Cards.name(`JK(=${j})`)).join(" and ")}.` : "";
-    $("meld-answer").replaceChildren(h("div", {class: "meld-verdict legal"},
+    box.replaceChildren(h("div", {class: "meld-verdict legal"},
       h("p", {}, h("strong", {}, "Yes, this meld is allowed "), under, `: a ${a.kind} worth ${plural(a.value, "point")}.`, jokers),
       Cards.row(a.cards), tableNow("The meld stands as laid.")));
     return;
   }
   if (a.ambiguous && (a.readings || []).length) {  // not a refusal: a question back
-    $("meld-answer").replaceChildren(readingsQuestion(a, res, under));
+    box.replaceChildren(readingsQuestion(a, res, under));
     return;
   }
   const parts = [h("p", {}, h("strong", {}, "No, this meld is not allowed "), under, ".")];
   if (a.violation) parts.push(violationBlock(a.violation, res, "Why: ", tooFewWords(body, a)));
   parts.push(tableNow("A meld laid like this goes back into the player's hand; the player may lay it again as the rules allow."));
-  $("meld-answer").replaceChildren(h("div", {class: "meld-verdict illegal"}, parts));
+  box.replaceChildren(h("div", {class: "meld-verdict illegal"}, parts));
+  return a;
 }
 
 // Fewer cards than any meld has, laid as whatever they can be: said as that, not as a run's rule alone.
@@ -1048,7 +1049,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("viewer").addEventListener("keydown", stepKey);
   $("share-link").addEventListener("click", shareLink);
   $("share-file").addEventListener("click", shareFile);
-  $("meld-check").addEventListener("click", checkMeld);
+  $("meld-check").addEventListener("click", () => checkMeld());
   $("meld-clear").addEventListener("click", () => {
     page.meld = []; renderMeld(); $("meld-answer").replaceChildren(); clearProblems("meld-problems", $("meld-kind"));
   });

@@ -70,7 +70,7 @@ export function completePosition(layout, parameters) {
     return seat;
   });
   const ids = counts.map(c => c.id);
-  const state = {players, dealer: ids[ids.length - 1], to_act: layout.toAct || YOU, phase: layout.phase,
+  const state = {players, dealer: layout.dealer || ids[ids.length - 1], to_act: layout.toAct || YOU, phase: layout.phase,
                  first_play: Boolean(layout.firstPlay),
                  stock: [], stock_hidden: Math.max(0, packSize(parameters.pack) - listed - unseen),
                  discard: layout.discard.slice(),

@@ -94,7 +94,7 @@ def check_answer(page, answer: dict, legal: bool, name: str, *phrases: str) -> s
     for phrase in phrases:
         assert phrase.lower() in words.lower(), (phrase, words)
     # on screen once asked: the verdict's first words are in the viewport, with nothing to scroll
-    box = page.locator("#build-verdict .verdict-word").bounding_box()
+    box = page.locator("#build-verdict").get_by_text(re.compile(r"^(Yes|No),")).first.bounding_box()
     assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     ARTIFACTS.mkdir(exist_ok=True)
@@ -267,3 +267,81 @@ def test_12_without_saying_where_the_joker_goes_the_answer_says_what_it_needs(ph
     assert answer["legal"] is None
     words = plain_answer(page)
     assert "new set" in words and not NOT_PLAIN.search(words), words
+
+
+# -- Jamaican Kalooki (002) ------------------------------------------------------------------------------
+
+def jamaican(page, variant: str, question: str, hand: int) -> None:
+    ask_about(page, variant, question)
+    page.get_by_label("Which hand of the game").select_option(str(hand))
+
+
+@pytest.mark.parametrize("variant,hand,card", [("jamaican", 1, "7D"), ("jamaican_kalooki_hands_1_4", 2, "QS")])
+def test_13_a_call_allowed(phone, variant, hand, card):
+    page = phone()
+    jamaican(page, variant, "allow", hand)
+    page.get_by_label("Which player").select_option("Player 2")
+    lay(page, "the top of the discard pile", [card])
+    request, answer = asked(page)
+    assert request["action"] == {"type": "allow", "caller": "Player 2"}
+    check_answer(page, answer, True, f"13-{variant}", f"Player 2 takes {words(card)}", "penalty card",
+                 "may not lay or discard now", "you pluck from the stock")
+
+
+@pytest.mark.parametrize("variant,calls,charged", [("jamaican", 4, "Player 2"), ("jamaican", 3, "Player 4"),
+                                                   ("jamaican_baby", 4, "Player 2")])
+def test_14_an_over_call_challenged(phone, variant, calls, charged):
+    page = phone()
+    jamaican(page, variant, "challenge", 1)
+    page.get_by_label("Which player").select_option("Player 4")
+    page.get_by_label("Challenges").select_option("Player 2")
+    page.get_by_label("Calls the challenged player made this deal").fill(str(calls))
+    lay(page, "the top of the discard pile", ["5H"])
+    request, answer = asked(page)
+    assert request["state"]["players"][1]["calls"] == calls
+    check_answer(page, answer, True, f"14-{variant}-{calls}", f"{charged} takes a penalty", "50 points")
+
+
+@pytest.mark.parametrize("variant,cards", [("jamaican", ["9C", "JK", "JK", "QC"]), ("jamaican_baby", ["4H", "JK", "JK", "7H"])])
+def test_15_jokers_side_by_side(phone, variant, cards):
+    page = phone()
+    ask_about(page, variant, "check")
+    lay(page, "the cards you want to play", cards)
+    page.locator("#build").get_by_label("Laid as").select_option("run")
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/melds/check") as info:
+        page.get_by_role("button", name="Ask the referee").click()
+    answer = info.value.json()
+    assert answer["valid"] is False
+    check_answer(page, {"legal": False}, False, f"15-{variant}", "joker")
+
+
+# -- Denexa Kaluki (004) and North American Kaluki (000) -------------------------------------------------
+
+@pytest.mark.parametrize("upcard,thrown", [("8H", "KS"), ("2C", "JD")])
+def test_17_the_dealers_upcard_option(phone, upcard, thrown):
+    page = phone()
+    ask_about(page, "denexa_caloochi", "upcard")
+    lay(page, "the card you throw", [thrown])
+    lay(page, "the top of the discard pile", [upcard])
+    request, answer = asked(page)
+    assert request["state"]["dealer"] == request["state"]["to_act"] == "Player 1"
+    check_answer(page, answer, True, f"17-{upcard}", "the player on your left plays")
+
+
+# The dispute's own cards (7, 8 and 9 of clubs onto one end of a run) break the two-cards-an-end rule North
+# American Kaluki keeps from the British game; the lay-off here is two cards, which leaves the question
+# the dispute is about: whether lay-offs count toward the opening once a meld of one's own is laid.
+@pytest.mark.parametrize("variant,own,legal", [("north_american_uspcc", ["KS", "KH", "KD", "KC"], True),
+                                               ("north_american_uspcc", [], False),
+                                               ("scarne_east_coast", ["KS", "KH", "KD", "KC"], True)])
+def test_18_lay_offs_toward_the_opening(phone, variant, own, legal):
+    page = phone()
+    ask_about(page, variant, "meld")
+    table_meld(page, "Player 3", ["4C", "5C", "6C"], "run")
+    if own:
+        lay(page, "the cards you want to play", own)
+    lay(page, "the cards you add to a meld on the table", ["7C", "8C"])
+    request, answer = asked(page)
+    lay_off = {"meld": request["state"]["melds"][0]["id"], "cards": ["7C", "8C"]}
+    assert request["action"]["builds"] == [lay_off] if own else request["action"] == {"type": "build", **lay_off}
+    check_answer(page, answer, legal, f"18-{variant}-{'own' if own else 'none'}", *(["55 points"] if legal else []))
