@@ -2,7 +2,7 @@
 // table does now, from the question asked (the action sent), the referee's verdict and the variant's
 // parameters (GET /v1/variants).  Players are "you" (the player to act) or "Player 2", "Player 3"...;
 // cards by name, melds by their cards: never a code, an id or a field name.
-import {name, names, plural} from "./cardwords.js";
+import {listWords, name, names, plural} from "./cardwords.js";
 import {YOU} from "./position.js";
 
 /** A seat as the answer names it: "you" for the person asking, else the seat's name. */
@@ -77,5 +77,28 @@ export function tableNowWords(action, verdict, params, discard) {
       return "The points are charged as the referee says; play goes on.";
     default:
       return "The move stands; play goes on.";
+  }
+}
+
+/** A move the rules allow, in a player's words, melds by their cards ("Lay the ten of spades, ...").
+ *  `melds` maps a table meld's id to the meld. */
+export function moveWords(action, melds) {
+  const meld = id => meldWords(melds.get(id));
+  switch (action.type) {
+    case "meld": {
+      const laid = (action.melds || []).map(m => names(m.cards || []));
+      const adds = (action.builds || []).map(b => `${names(b.cards || [])} to ${meld(b.meld)}`);
+      return `Lay ${listWords(laid.map(w => `(${w})`))}${adds.length ? `, adding ${listWords(adds)}` : ""}`;
+    }
+    case "build": return `Add ${names(action.cards || [])} to ${meld(action.meld)}${action.end ? ` at its ${action.end} end` : ""}`;
+    case "discard": return `Throw ${name(action.card)}`;
+    case "draw": return action.source === "discard" ? "Take the top discard" : "Draw from the stock";
+    case "swap_joker": return `Put ${names(action.naturals || [])} in place of the joker in ${meld(action.meld)}`;
+    case "pass": return "Pass on the face-up card";
+    case "announce": return `Say how many cards you hold (${action.count})`;
+    case "call": return `${capital(who(action.player))} calls the top discard`;
+    case "allow": return `Let ${who(action.caller)} have the called card`;
+    case "turn": return (action.actions || []).map(a => moveWords(a, melds)).join(", then ");
+    default: return "Another move the rules allow";
   }
 }

@@ -5,7 +5,7 @@ import {Cards} from "./cards.js";
 import {checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
 import {signButton} from "./rulings.js";
 import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, seatCounts, seatIds} from "./position.js";
-import {firstWords, meldWords, tableNowWords} from "./answers.js";
+import {firstWords, meldWords, moveWords, tableNowWords} from "./answers.js";
 import {namesInText} from "./cardwords.js";
 
 export const BUILD_AREAS = {play: "the cards you want to play", hand: "the rest of your hand", discard: "the top of the discard pile",
@@ -330,6 +330,31 @@ function eventWords(e, melds) {
   return namesInText(words).replace(/\bPlayer 1\b/g, "you");
 }
 
+// "What could I do here?": the moves the rules allow in the position set out (POST /v1/legal-actions),
+// each in words.
+export async function askWhatNow() {
+  clearBuildProblems();
+  const params = variantParameters(page.variant);
+  if (!params) return;
+  const layout = buildLayout();
+  const state = completePosition(layout, params);
+  const r = await call("POST", "/v1/legal-actions", {variant: page.variant, state});
+  if (!r.ok) {
+    showBuildProblems(r.body, state);
+    return;
+  }
+  const melds = new Map(state.melds.map(m => [m.id, m]));
+  const list = r.body.actions || [];
+  const box = h("div", {class: "verdict legal", id: "build-verdict", tabindex: "-1"},
+    h("h3", {}, "What could I do here?"),
+    h("p", {class: "verdict-word"}, list.length ? `The rules allow ${plural(list.length, "move")} here${r.body.truncated ? " (and perhaps more)" : ""}:`
+                                                : "The rules allow no move here."),
+    h("ul", {class: "legal-moves"}, list.map(a => h("li", {}, moveWords(a, melds)))));
+  $("build-answer").replaceChildren(box);
+  box.scrollIntoView({block: "start"});
+  box.focus({preventScroll: true});
+}
+
 export function openInViewer(body) {
   $("log-text").value = JSON.stringify(body, null, 1);
   runLog($("log-text").value).then(() => $("log").scrollIntoView());
@@ -550,6 +575,7 @@ document.addEventListener("DOMContentLoaded", () => {
     renderBuilder();
   });
   $("build-ask").addEventListener("click", askReferee);
+  $("build-what-now").addEventListener("click", askWhatNow);
   $("build-add-new").addEventListener("click", () => {
     builder.extra.push([]);
     builder.target = `extra${builder.extra.length - 1}`;

