@@ -48,8 +48,11 @@ export function tableNowWords(action, verdict, params, discard) {
   if (verdict.legal !== true) {
     return "Show the referee the cards it names (or settle them at the table) and ask again; until then the move is neither allowed nor refused.";
   }
-  if (verdict.settlement || (verdict.state && verdict.state.phase === "ended")) {
-    return "The hand is over: the others count the cards left in their hands and pay.";
+  if (verdict.settlement) {
+    return "The hand is over. Settle the figures the table shows now; show the referee the cards it names (or count them at the table) for the rest.";
+  }
+  if (verdict.state && verdict.state.phase === "ended") {
+    return "The hand is over: the others count the cards left in their hands and pay as the answer shows.";
   }
   const top = discard && discard.length ? name(discard[0]) : "the discard";
   const steps = stepsOf(action);

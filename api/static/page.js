@@ -197,7 +197,7 @@ export function violationBlock(v, res, label = "What went wrong: ", words = null
                        h("ul", {}, sources.map(s => sourceItem(s, res)))) : "",
     rulings.length ? h("details", {class: "violation-rulings"}, h("summary", {}, "How the referee reads it where the sources are unclear"),
                        h("ul", {}, rulings.map(id => rulingItem(id, res)))) : "",
-    idsDetails(["rule", v.clause], ["rulings", rulings.join(", ")], ["the referee's message as written", words ? v.message : null],
+    idsDetails(["rule", v.clause], ["rulings", rulings.join(", ")], ["the referee's message as written", message !== v.message ? v.message : null],
                ["what it would need to see", (v.needs || []).join(", ")]));
 }
 

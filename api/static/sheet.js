@@ -172,13 +172,13 @@ export async function renderSheet() {
   const res = await rulesResources(page.variant);
   const bad = a.inconsistency;
   const rows = a.rows.map((row, i) => h("tr", {"data-hand": row.hand, class: bad && bad.hand === row.hand ? "has-problem" : ""},
-    h("th", {scope: "row"}, String(row.hand), contractRow(params, row.hand) ? h("span", {class: "contract-cell"}, ` ${contractOf(contractRow(params, row.hand))}`) : ""),
-    h("td", {}, row.how === "void" ? "void" : `${row.winner} ${(howChoices(params).find(c => c[0] === row.how) || [0, row.how])[1]}`),
-    sheet.players.map(p => h("td", {"data-player": p}, String((row.scores || {})[p] ?? ""),
+    h("th", {scope: "row"}, `Hand ${row.hand}`, contractRow(params, row.hand) ? h("span", {class: "contract-cell"}, ` ${contractOf(contractRow(params, row.hand))}`) : ""),
+    h("td", {"data-label": "Ended"}, row.how === "void" ? "void" : `${row.winner} ${(howChoices(params).find(c => c[0] === row.how) || [0, row.how])[1]}`),
+    sheet.players.map(p => h("td", {"data-player": p, "data-label": p}, String((row.scores || {})[p] ?? ""),
       (row.penalties || {})[p] !== undefined ? h("span", {class: "penalty"}, ` (${plural(row.penalties[p], "point")} this hand)`) : "",
       (row.payments || {})[p] !== undefined ? h("span", {class: "ledger"}, ` ${payWords(row.payments[p])}`) : "")),
-    h("td", {}, String(row.pool)),
-    h("td", {}, [(row.eliminated || []).length ? `out: ${row.eliminated.join(", ")}` : "",
+    h("td", {"data-label": "Pool"}, String(row.pool)),
+    h("td", {"data-label": "Out, buy-ins"}, [(row.eliminated || []).length ? `out: ${row.eliminated.join(", ")}` : "",
                  Object.entries(row.buy_ins || {}).map(([p, yes]) => `${p} ${yes ? "bought back in" : "did not buy back in"}`).join("; ")].filter(Boolean).join("; "))));
   const parts = [
     h("div", {class: "sheet-table-wrap", tabindex: "0", role: "region", "aria-label": "The score sheet"}, h("table", {class: "sheet-table"},

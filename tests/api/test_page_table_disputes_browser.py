@@ -451,7 +451,7 @@ def test_20_what_could_i_do_here_lists_coming_down_in_words(phone, variant, meld
     # these seven are all the player holds: the count is corrected by typing
     page.get_by_label("Cards of yours not tapped in").fill("0")
     with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/legal-actions") as info:
-        page.get_by_role("button", name="What could I do here?").click()
+        page.locator("#build").get_by_role("button", name="What could I do here?").click()
     actions = info.value.json()["actions"]
     assert any(a["type"] == "meld" and len(a["melds"]) == 2 for a in actions)
     listed = page.locator("#build-verdict .legal-moves").inner_text()
