@@ -595,7 +595,8 @@ export async function goTo(p) {
     if (Number(li.dataset.step) === p + 1) li.setAttribute("aria-current", "step");
     else li.removeAttribute("aria-current");
   });
-  if (focused && !$("viewer").contains(document.activeElement)) {  // its button was disabled: keep the focus in the viewer
+  // its button was disabled (the browser moves the focus off it later, to the page): keep it in the viewer
+  if (focused && (!$("viewer").contains(document.activeElement) || document.activeElement.disabled)) {
     const next = ["step-next", "step-prev"].map($).find(b => !b.disabled);
     if (next) next.focus();
   }

@@ -987,7 +987,7 @@ def test_the_keyboard_alone_places_cards_and_steps_through_a_log(open_page):
     page.keyboard.press("End")
     total = re.search(r"of (\d+)", label.inner_text()).group(1)
     expect(label).to_contain_text(f"Position {total} of {total}")
-    assert page.evaluate("document.activeElement.closest('#viewer') !== null"), "the focus stays in the viewer"
+    assert page.evaluate("document.activeElement.closest('#viewer') !== null"), ("the focus stays in the viewer", page.evaluate("document.activeElement.outerHTML.slice(0, 200)"))
     page.keyboard.press("ArrowLeft")
     expect(label).to_contain_text(f"Position {int(total) - 1} of {total}")
     page.keyboard.press("Home")
@@ -1180,8 +1180,8 @@ def test_a_move_breaking_several_rules_shows_each_with_what_the_table_charges(op
     blocks = page.locator("#viewer .violation")
     expect(blocks).to_have_count(2)
     first, second = verdict["violations"]
-    expect(blocks.nth(0).locator(".violation-message")).to_have_text(f"What went wrong: {first['message']}")
-    expect(blocks.nth(1).locator(".violation-message")).to_have_text(f"It also breaks a rule: {second['message']}")
+    expect(blocks.nth(0).locator(".violation-message")).to_have_text(f"What went wrong: {in_words(first['message'])}")
+    expect(blocks.nth(1).locator(".violation-message")).to_have_text(f"It also breaks a rule: {in_words(second['message'])}")
     charge = first["penalty"]
     expect(blocks.nth(0).locator(".violation-penalty")).to_contain_text(f"{charge['points']} points to {charge['player']}")
     expect(blocks.nth(1).locator(".violation-penalty")).to_have_count(0)
