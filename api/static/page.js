@@ -499,7 +499,9 @@ export function describeAction(a, who) {
 
 export const INFRACTION_WORDS = {missing_pluck: "did not pluck a card", missing_discard: "did not discard",
                           rested_cards: "rested cards on the table", exposed_cards: "exposed cards", joker_discard: "discarded a joker"};
-export const PENALTY_REASONS = {...INFRACTION_WORDS, over_call: "an over-call (more calls than allowed)", incorrect_lay: "a first lay that was not the contract",
+export const PENALTY_REASONS = {missing_pluck: "not plucking a card", missing_discard: "not discarding",
+                         rested_cards: "resting cards on the table", exposed_cards: "exposing cards", joker_discard: "discarding a joker",
+                         over_call: "an over-call (more calls than allowed)", incorrect_lay: "a first lay that was not the contract",
                          wrong_challenge: "a challenge that was wrong", exact_cut_bonus: "the dealer's exact cut (a bonus)",
                          reported_infractions: "infractions reported"};
 

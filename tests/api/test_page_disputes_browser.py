@@ -78,10 +78,14 @@ def _british(page):
 
 
 def _uspcc(page):
-    """May I take the discard before I have opened, with nothing to meld it with?"""
-    page.get_by_label("Your question").select_option("draw")
-    for card in ("the two of hearts", "the king of spades", "the seven of clubs"):
-        put(page, "the rest of your hand", card)
+    """May I add a card to Player 2's run before I have opened?"""
+    page.get_by_label("Your question").select_option("build")
+    page.get_by_role("button", name="Put another meld on the table").click()
+    page.get_by_label("laid by").select_option("Player 2")
+    for card in ("the four of clubs", "the five of clubs", "the six of clubs"):
+        put(page, "the first meld on the table", card)
+    put(page, "the cards you want to play", "the seven of clubs")
+    put(page, "the rest of your hand", "the two of hearts")
     put(page, "the top of the discard pile", "the nine of diamonds")
 
 
