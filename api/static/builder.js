@@ -2,11 +2,12 @@
 // about (their hand, the table's melds, the top discard), the page completes it into a whole position
 // the API accepts and asks /v1/adjudicate.  Uses page.js (h, $, call, the citations) and cards.js.
 import {Cards} from "./cards.js";
-import {checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
+import {chooseVariant, decodeShare, encodeShare, renderPosition, checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
 import {signButton} from "./rulings.js";
 import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, seatCounts, seatIds} from "./position.js";
 import {firstWords, meldWords, moveWords, tableNowWords} from "./answers.js";
 import {namesInText} from "./cardwords.js";
+import {askFragment} from "./fragment.js";
 
 export const BUILD_AREAS = {play: "the cards you want to play", hand: "the rest of your hand", discard: "the top of the discard pile",
                      addto: "the cards you add to a meld on the table", jokerwith: "the cards you lay with the joker"};
@@ -296,13 +297,18 @@ export async function askReferee() {
     return;
   }
   builder.request = body;
+  await showVerdict(body, r.body, $("build-question").selectedOptions[0].textContent, $("build-question").value);
+}
+
+// The answer in words: the question, yes or no and why, what happens, what the table does now; then
+// the controls to sign it, share it, or see the whole position.
+async function showVerdict(body, verdict, question, kind) {
   const res = await rulesResources(body.variant);
-  const verdict = r.body;
   const params = variantParameters(body.variant);
-  const kind = verdict.legal === null ? "undetermined" : verdict.legal ? "legal" : "illegal";
+  const word = verdict.legal === null ? "undetermined" : verdict.legal ? "legal" : "illegal";
   const melds = new Map(body.state.melds.map(m => [m.id, m]));
-  const box = h("div", {class: `verdict ${kind}`, id: "build-verdict", tabindex: "-1"},
-    h("h3", {}, $("build-question").selectedOptions[0].textContent),
+  const box = h("div", {class: `verdict ${word}`, id: "build-verdict", tabindex: "-1"},
+    h("h3", {}, question),
     h("p", {class: "verdict-word"}, h("strong", {}, firstWords(body.action, verdict.legal)),
       ` (${variantName(body.variant)})`));
   if (verdict.legal) {
@@ -316,11 +322,63 @@ export async function askReferee() {
   if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
   box.append(tableNow(tableNowWords(body.action, verdict, params || {}, body.state.discard)));
   box.append(h("div", {class: "controls"},
+    h("button", {type: "button", onclick: e => shareAsked(body, kind, e.currentTarget)}, "Share this question"),
     signButton(() => body),
     h("button", {type: "button", onclick: () => openInViewer(body)}, "Show the whole position in the game viewer")));
   $("build-answer").replaceChildren(box);
   box.scrollIntoView({block: "start"});
   box.focus({preventScroll: true});
+  return box;
+}
+
+// The question as a link (the position, the question and its kind travel whole in the fragment: the
+// referee keeps nothing), shown under the answer with the QR code of the position.
+async function shareAsked(body, kind, button) {
+  const link = `${location.origin}${location.pathname}${askFragment(await encodeShare({question: kind, request: body}))}`;
+  const old = $("build-share");
+  if (old) old.remove();
+  const panel = h("div", {id: "build-share", class: "share-asked"},
+    h("p", {}, "Send this link: it opens this question, its position and its answer on another phone."),
+    h("p", {class: "share-url-text", id: "build-share-link"}, link),
+    h("button", {type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {})}, "Copy the link"));
+  const r = await call("POST", "/v1/notation", {variant: body.variant, state: body.state});
+  if (r.ok) {
+    panel.append(h("details", {class: "share-details"}, h("summary", {}, "The position as text, and its QR code"),
+      h("p", {}, "Scanning the code opens the position (without the question) on a phone; the text opens it pasted into the game log box."),
+      h("p", {class: "share-url-text"}, r.body.notation),
+      h("img", {class: "share-qr", width: "200", height: "200", alt: "QR code of a link to this position",
+                src: `/v1/notation/qr.svg?notation=${encodeURIComponent(r.body.notation)}`})));
+  }
+  button.closest(".controls").after(panel);
+  $("build-share-link").focus && panel.scrollIntoView({block: "nearest"});
+}
+
+// A shared question opened from its link: the variant chosen, the question asked again, the answer in
+// words first, then the whole position.
+export async function openAsked(code) {
+  let shared;
+  try {
+    shared = await decodeShare(code);
+  } catch (err) {
+    showBuildProblems({title: "This link does not hold a question", errors: [{place: {box: "build-problems", field: null, label: "the link"},
+                                                                         detail: "it was cut short or changed"}]});
+    return;
+  }
+  const body = shared.request;
+  if (!body || !body.state || !body.action) return;
+  if (page.variants.some(v => v.id === body.variant)) await chooseVariant(body.variant);
+  const option = [...$("build-question").options].find(o => o.value === shared.question);
+  if (option) $("build-question").value = option.value;
+  const r = await call("POST", "/v1/adjudicate", body);
+  if (!r.ok) {
+    showBuildProblems(r.body, body.state);
+    return;
+  }
+  builder.request = body;
+  const box = await showVerdict(body, r.body, option ? option.textContent : "The question shared with you", shared.question);
+  box.append(h("details", {class: "shared-position"}, h("summary", {}, "The position it was asked in"),
+    renderPosition(body.state)));
+  box.scrollIntoView({block: "start"});
 }
 
 // An event of the answer in words, melds named by their cards and you as "you".

@@ -1,6 +1,7 @@
 // The page for people: choose a variant and read its rules, step through a game log, check a meld,
 // share a position.  Everything it knows it asks the referee's own API; it keeps nothing itself.
-import {variantParameters} from "./builder.js";
+import {openAsked, variantParameters} from "./builder.js";
+import {readFragment} from "./fragment.js";
 import {Cards} from "./cards.js";
 import {namesInText} from "./cardwords.js";
 import {signButton} from "./rulings.js";
@@ -458,7 +459,7 @@ export function stepRequest(q) {
   return body;
 }
 
-export function handOf(position) { return page.log.kind === "game" ? position.hand : position; }
+export function handOf(position) { return page.log && page.log.kind === "game" ? position.hand : position; }
 
 // Who makes step i: the action's own `player`, else the player its events name, else the player to
 // act in the position before it (when that position is known).
@@ -711,7 +712,7 @@ export const PHASE_WORDS = {draw: "to play: must draw first", play: "to play: ha
 export function renderPosition(position) {
   const hand = handOf(position);
   const parts = [];
-  if (page.log.kind === "game") {
+  if (page.log && page.log.kind === "game") {
     parts.push(h("div", {class: "game-summary"},
       h("p", {}, `The game: ${plural(position.hands_played || 0, "hand")} played, pool ${position.pool}, ${position.phase}.`),
       h("ul", {}, (position.players || []).map(pl => h("li", {}, `${pl.id}: ${plural(pl.score, "point")}${pl.out ? " (out)" : ""}`)))));
@@ -738,7 +739,7 @@ export function renderPosition(position) {
   const melds = hand.melds || [];
   parts.push(h("div", {class: "melds"}, h("h4", {}, "Melds on the table"),
     melds.length ? melds.map(m => h("figure", {class: "meld", "data-meld": m.id},
-      h("figcaption", {}, `${m.owner}'s ${m.kind} (meld ${m.id})`), Cards.row(m.cards)))
+      h("figcaption", {}, `${m.owner}'s ${m.kind}`), Cards.row(m.cards)))
     : h("p", {}, "none yet")));
   const builds = hand.turn && hand.turn.builds ? Object.entries(hand.turn.builds) : [];
   parts.push(h("div", {class: "seats"}, (hand.players || []).map(pl => {
@@ -851,17 +852,24 @@ export async function shareLink() {
 export function shareFile() { download("kalooki-position.json", sharedLog()); }
 
 export async function openFromFragment() {
-  const notation = Share.fromFragment();
-  if (notation !== null) {
+  const shared = readFragment(location.hash);
+  if (!shared) return;
+  if (shared.kind === "ask") {  // a question with its position and answer (builder.js)
+    await openAsked(shared.value);
+    return;
+  }
+  if (shared.kind === "p") {  // a position's notation: as written, else percent-decoded
+    let notation = shared.value;
+    for (const candidate of [shared.value, ...shared.alternatives]) {
+      if ((await call("POST", "/v1/notation", {notation: candidate})).ok) { notation = candidate; break; }
+    }
     $("log-text").value = notation;
     if (await runLog(notation)) $("log").scrollIntoView();
     return;
   }
-  const match = /^#position=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  if (!match) return;
   let body;
   try {
-    body = await decodeShare(match[1]);
+    body = await decodeShare(shared.value);
   } catch (err) {
     showProblems("log-problems", $("log-text"), {title: "This link does not hold a position", detail: String(err)}, () => "the link");
     return;
