@@ -1,5 +1,6 @@
 """Twenty everyday disputes at a Kalooki table (the acceptance list of the page: each with the ruling its
-source document requires), asked on the page at a phone's size (390x844)
+source document requires), asked on the page at a phone's size (390x844) by tapping and typing alone, each
+also with other cards or under another variant of the same family.
 
 Each test sets the dispute out as a player would, asks, and checks the ruling the rules require (the
 dispute's, as the table-disputes list states it), that the answer reads in plain words (no card code,
