@@ -1,136 +1,123 @@
 // Set out a position by hand and ask about one move: the player lays out only what the dispute is
 // about (their hand, the table's melds, the top discard), the page completes it into a whole position
 // the API accepts and asks /v1/adjudicate.  Uses page.js (h, $, call, the citations) and cards.js.
-"use strict";
+import {Cards} from "./cards.js";
+import {chooseVariant, decodeShare, encodeShare, renderPosition, checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
+import {signButton} from "./rulings.js";
+import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, seatCounts, seatIds} from "./position.js";
+import {firstWords, meldWords, moveWords, tableNowWords} from "./answers.js";
+import {namesInText} from "./cardwords.js";
+import {askFragment} from "./fragment.js";
 
-const YOU = "Player 1";  // you, as the referee names you
-const BUILD_AREAS = {play: "the cards you want to play", hand: "the rest of your hand", discard: "the top of the discard pile"};
-const builder = {play: [], hand: [], discard: [], melds: [], target: "play", nextMeld: 1, request: null};
+export const BUILD_AREAS = {play: "the cards you want to play", hand: "the rest of your hand", discard: "the top of the discard pile",
+                     addto: "the cards you add to a meld on the table", jokerwith: "the cards you lay with the joker"};
+const ORDINALS = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"];
+export const builder = {play: [], hand: [], discard: [], addto: [], jokerwith: [], melds: [], extra: [], target: "play", nextMeld: 1, request: null};
 
-function meldName(m) { return `meld ${m.id} on the table`; }
+// A meld on the table by its cards ("the run of the seven of hearts, ..."), or by its place while empty.
+// (its place on the table while it is set out; by its cards in answers).
+export function meldName(m) { return `the ${ORDINALS[builder.melds.indexOf(m)] || "next"} meld on the table`; }
 
-function targetName(target) {
+// Your new melds after the first (questions that lay several at once): targets "extra0", "extra1"...
+function extraIndex(target) { const m = /^extra(\d+)$/.exec(target); return m ? Number(m[1]) : null; }
+function extraName(i) { return `your ${ORDINALS[i + 1] || "next"} new meld`; }
+const LAYS = new Set(["take", "meld", "meldall", "forgot"]);
+const THROWS = new Set(["draw", "discard", "upcard"]);  // questions whose one played card is thrown
+
+export function targetName(target) {
+  if (extraIndex(target) !== null) return extraName(extraIndex(target));
+  if (target === "play" && LAYS.has($("build-question").value) && builder.extra.length) return "your first new meld";
+  if (target === "play" && THROWS.has($("build-question").value)) return "the card you throw";
   if (BUILD_AREAS[target]) return BUILD_AREAS[target];
   const m = builder.melds.find(x => x.id === target);
   return m ? meldName(m) : target;
 }
 
-function targetCards(target) {
+export function targetCards(target) {
+  if (extraIndex(target) !== null) return builder.extra[extraIndex(target)] || null;
   if (BUILD_AREAS[target]) return builder[target];
   const m = builder.melds.find(x => x.id === target);
   return m ? m.cards : null;
 }
 
-// -- completing the position -------------------------------------------------------------------
+// A table meld's kind as chosen, else what its cards say (position.js).
+export function meldKind(m) { return kindOf(m, Cards.parse); }
 
-// The number of cards in the variant's pack (rules/cards.py, pack_order: 52 a deck, then the jokers).
-function packSize(pack) { return 52 * pack.decks + pack.jokers; }
-
-// Cards dealt to each player at a table of `n` (rules/params.py, Deal.cards_for).
-function cardsFor(deal, n) {
-  const byPlayers = deal.cards_by_players;
-  return byPlayers && byPlayers[String(n)] !== undefined ? byPlayers[String(n)] : deal.cards_each;
-}
-
-// The seats: you, then the players on your left in turn; the last of them deals.
-function seatIds(n) { return [YOU, ...Array.from({length: n - 1}, (_, i) => `Player ${i + 2}`)]; }
-
-// The whole position from what was laid out, the way a real table knows it (docs/wire-format.md,
-// "Unseen cards"): your hand, the melds and the top discard listed; the other hands, any cards of
-// yours not laid out, and the stock as counts (`hidden`, `stock_hidden`), the stock holding whatever
-// the pack has left.  Nothing is invented: the referee decides what the listed cards decide.
-function completePosition(layout, parameters) {
-  const ids = seatIds(layout.players);
-  const laid = layout.hand.length + layout.discard.length + layout.melds.reduce((n, m) => n + m.cards.length, 0);
-  const owners = new Set(layout.melds.map(m => m.owner));
-  // a player who made calls holds, beside the deal, each called discard and its penalty cards
-  // (docs/jamaican.md: the referee counts calls from the cards where it can)
-  const perCall = 1 + ((parameters.calling && parameters.calling.penalty_cards) || 0);
-  const called = id => (layout.callsMade && layout.callsMade[id] > 0 ? layout.callsMade[id] * perCall : 0);
-  let unseen = 0;
-  const players = ids.map((id, i) => {
-    const seat = {id, hand: i === 0 ? layout.hand.slice() : [], opened: i === 0 ? layout.opened : owners.has(id)};
-    const hidden = (i === 0 ? layout.mineHidden : layout.others) + (i === 0 ? 0 : called(id));
-    if (hidden > 0) seat.hidden = hidden;
-    unseen += hidden;
-    return seat;
-  });
-  const state = {players, dealer: ids[ids.length - 1], to_act: YOU, phase: layout.phase, first_play: false,
-                 stock: [], stock_hidden: Math.max(0, packSize(parameters.pack) - laid - unseen),
-                 discard: layout.discard.slice(),
-                 melds: layout.melds.map(m => ({id: m.id, owner: m.owner, kind: m.kind, cards: m.cards.slice()}))};
-  if (layout.phase === "play") state.turn = {drawn: layout.drawn, source: "stock"};
-  if (layout.handNumber) state.hand_number = layout.handNumber;
-  if (layout.calls && layout.calls.length) state.calls = layout.calls.slice();
-  for (const [id, calls] of Object.entries(layout.callsMade || {})) {
-    const seat = players.find(p => p.id === id);
-    if (seat && calls > 0) seat.calls = calls;
-  }
-  return state;
-}
-
-// A count typed into the page, or `fallback` when the field is empty.
-function countField(id, fallback) {
+// A count typed into the page, or null when the field is empty (the count is then worked out).
+function typedCount(id) {
   const text = $(id).value.trim();
-  return text === "" ? fallback : Number(text);
-}
-
-// A table meld's kind as chosen, else what its cards say: naturals all of one rank make a set.
-function meldKind(m) {
-  if (m.kind) return m.kind;
-  const ranks = new Set(m.cards.map(Cards.parse).filter(c => c && !c.joker).map(c => c.rank));
-  return ranks.size === 1 ? "set" : "run";
+  return text === "" ? null : Number(text);
 }
 
 // The questions asked before the player to act has drawn; those that play cards from the hand; those
 // about a meld on the table; those about another player.
-const DRAW_QUESTIONS = new Set(["take", "draw", "call", "allow", "penalty", "challenge"]);
-const PLAY_QUESTIONS = new Set(["take", "meld", "build", "discard", "swap", "moveup"]);
+const DRAW_QUESTIONS = new Set(["take", "draw", "call", "allow", "penalty", "challenge", "upcard"]);
+const PLAY_QUESTIONS = new Set(["check", "take", "meld", "meldall", "forgot", "build", "discard", "swap", "moveup", "upcard"]);
+// questions where the cards set out are all the player holds
+const WHOLE_HAND = new Set(["meldall", "forgot"]);
 const ONTO_QUESTIONS = new Set(["build", "swap", "moveup"]);
 const WHO_QUESTIONS = new Set(["call", "allow", "penalty", "challenge"]);
 
-// The variant's contract table (hand number: cards dealt, 3s and 4s), where it deals by one.
-function contractHands(params) { return params && params.contract && params.contract.hands ? params.contract.hands : null; }
-
 // A table meld's owner: you, or the seat chosen (one still at the table).
-function ownerOf(m, players) {
+export function ownerOf(m, players) {
   if (m.owner === "you") return YOU;
   const seat = /^Player (\d+)$/.exec(m.owner);
   return seat && Number(seat[1]) <= players ? m.owner : "Player 2";
 }
 
-function variantParameters(id) {
+export function variantParameters(id) {
   const v = page.variants.find(x => x.id === id);
   return v ? v.parameters : null;
 }
 
 // The request for the question asked, with the map from each place a problem can point at (a JSON
 // pointer of the request) back to the card laid out there.
-function buildRequest() {
+export function buildLayout() {
   const question = $("build-question").value;
-  const kind = $("build-kind").value;
-  const hand = [...builder.hand, ...builder.play];
+  const extra = LAYS.has(question) ? [...builder.extra.flat(), ...builder.addto] : question === "swap" ? builder.jokerwith : [];
+  const hand = [...builder.hand, ...builder.play, ...extra];
   const players = Number($("build-players").value);
   const params = variantParameters(page.variant);
   const handNumber = contractHands(params) ? Number($("build-hand-number").value) : null;
-  const row = handNumber ? contractHands(params)[String(handNumber)] : null;
   const who = $("build-who").value;
-  const layout = {players, opened: $("build-opened").checked, hand, handNumber,
-                  others: countField("build-others", row ? row.cards : cardsFor(params.deal, players)),
-                  mineHidden: countField("build-mine-hidden", 0),
-                  discard: builder.discard.slice(), phase: DRAW_QUESTIONS.has(question) ? "draw" : "play",
-                  drawn: hand[0], calls: question === "allow" ? [who] : [],
-                  callsMade: question === "challenge" ? {[$("build-target").value]: countField("build-target-calls", 0)} : {},
-                  melds: builder.melds.map(m => ({id: m.id, owner: ownerOf(m, players),
-                                                  kind: meldKind(m), cards: m.cards}))};
+  const upcard = question === "upcard";
+  return {players, opened: $("build-opened").checked, hand, handNumber,
+          dealt: dealtEach(params, players, handNumber),
+          others: typedCount("build-others"),
+          mineHidden: WHOLE_HAND.has(question) ? 0 : typedCount("build-mine-hidden"),
+          barred: question === "forgot",
+          dealer: upcard ? YOU : null, firstPlay: upcard, dealerOption: upcard,
+          discard: builder.discard.slice(), phase: DRAW_QUESTIONS.has(question) ? "draw" : "play",
+          drawn: hand[0], calls: question === "allow" ? [who] : [],
+          callsMade: question === "challenge" ? {[$("build-target").value]: typedCount("build-target-calls") || 0} : {},
+          melds: builder.melds.map(m => ({id: m.id, owner: ownerOf(m, players), kind: meldKind(m), cards: m.cards}))};
+}
+
+// The request for the question asked.
+export function buildRequest() {
+  const question = $("build-question").value;
+  const kind = $("build-kind").value;
+  const who = $("build-who").value;
+  const params = variantParameters(page.variant);
+  const layout = buildLayout();
   const newMeld = cards => kind ? {cards, kind} : {cards};
+  const lays = [builder.play, ...builder.extra].filter(cards => cards.length).map(cards => newMeld(cards.slice()));
+  const adds = () => {
+    const onto = $("build-onto").value;
+    return builder.addto.length && onto ? [{meld: onto, cards: builder.addto.slice()}] : [];
+  };
   let action;
   if (question === "draw") {
-    action = {type: "draw", source: "discard"};
+    // taking the discard, keeping it and throwing another card (or, with no card to throw, the draw alone)
+    action = builder.play.length ? {type: "turn", actions: [{type: "draw", source: "discard"}, {type: "discard", card: builder.play[0]}]}
+                                 : {type: "draw", source: "discard"};
   } else if (question === "discard") {
     action = {type: "discard", card: builder.play[0]};
+  } else if (question === "upcard") {
+    action = {type: "turn", actions: [{type: "draw", source: "discard"}, {type: "discard", card: builder.play[0]}]};
   } else if (question === "swap") {
     action = {type: "swap_joker", meld: $("build-onto").value, naturals: builder.play.slice()};
+    if (builder.jokerwith.length) action.place = {type: "meld", melds: [{cards: [...builder.jokerwith, "JK"]}]};
   } else if (question === "call") {
     action = {type: "call", player: who};
   } else if (question === "allow") {
@@ -143,10 +130,19 @@ function buildRequest() {
   } else if (question === "penalty") {
     action = {type: "penalty", player: who, infraction: $("build-infraction").value};
   } else if (question === "take") {
+    const [first, ...rest] = lays.length ? lays : [newMeld([])];
     action = {type: "turn", actions: [{type: "draw", source: "discard"},
-                                      {type: "meld", melds: [newMeld([...builder.discard, ...builder.play])]}]};
-  } else if (question === "meld") {
-    action = {type: "meld", melds: [newMeld(builder.play.slice())]};
+                                      {type: "meld", melds: [{...first, cards: [...builder.discard, ...first.cards]}, ...rest]}]};
+  } else if (question === "meld" || question === "meldall" || question === "forgot") {
+    const builds = adds();
+    action = {type: "meld", melds: lays};
+    if (builds.length) action.builds = builds;
+    // lay-offs alone, with no meld of one's own: a build
+    if (!lays.length && builds.length === 1) action = {type: "build", ...builds[0]};
+    if (question === "forgot") {
+      const throwing = builder.hand[builder.hand.length - 1];
+      action = {type: "turn", actions: [...(lays.length ? [action] : []), {type: "discard", card: throwing}]};
+    }
   } else {
     action = {type: "build", meld: $("build-onto").value, cards: builder.play.slice()};
     if ($("build-end").value) action.end = $("build-end").value;
@@ -155,7 +151,7 @@ function buildRequest() {
 }
 
 // Where a problem of the request is shown: {box, field, area, index} from its JSON pointer.
-function buildPlace(pointer) {
+export function buildPlace(pointer) {
   const question = $("build-question").value;
   let m;
   if ((m = /^\/state\/players\/0\/hand\/(\d+)/.exec(pointer))) {
@@ -173,11 +169,20 @@ function buildPlace(pointer) {
   if ((m = /^\/state\/melds\/(\d+)(\/cards\/(\d+))?/.exec(pointer)) && builder.melds[Number(m[1])]) {
     return {area: builder.melds[Number(m[1])].id, index: m[3] === undefined ? null : Number(m[3])};
   }
+  if ((m = /^\/action(?:\/actions\/\d+)?\/melds\/([1-9]\d*)(?:\/cards\/(\d+))?/.exec(pointer))) {
+    return {area: `extra${Number(m[1]) - 1}`, index: m[2] === undefined ? null : Number(m[2])};
+  }
+  if ((m = /^\/action\/place\/melds\/0\/cards\/(\d+)/.exec(pointer))) {
+    return {area: "jokerwith", index: Number(m[1]) < builder.jokerwith.length ? Number(m[1]) : null};
+  }
+  if ((m = /^\/action(?:\/actions\/\d+)?\/builds\/0(?:\/cards\/(\d+))?/.exec(pointer))) {
+    return {area: "addto", index: m[1] === undefined ? null : Number(m[1])};
+  }
   if (question === "take" && (m = /^\/action\/actions\/1\/melds\/0\/cards\/(\d+)/.exec(pointer))) {
     const i = Number(m[1]);
     return i < builder.discard.length ? {area: "discard", index: i} : {area: "play", index: i - builder.discard.length};
   }
-  if ((m = /^\/action(?:\/melds\/0)?\/(?:cards|naturals)\/(\d+)/.exec(pointer))) return {area: "play", index: Number(m[1])};
+  if ((m = /^\/action(?:\/actions\/0)?(?:\/melds\/0)?\/(?:cards|naturals)\/(\d+)/.exec(pointer))) return {area: "play", index: Number(m[1])};
   if (pointer === "/action/card") return {area: "play", index: 0};
   if (/^\/action\/(player|caller)$/.test(pointer)) return {box: "build-question-problems", field: $("build-who"), label: "the player"};
   if (pointer === "/state/hand_number") return {box: "build-question-problems", field: $("build-hand-number"), label: "the hand of the game"};
@@ -186,10 +191,10 @@ function buildPlace(pointer) {
   return {box: "build-problems", field: null, label: ordinalPath(pointer)};
 }
 
-function areaBox(area) { return BUILD_AREAS[area] ? `build-${area}-problems` : `build-meld-${area}-problems`; }
+export function areaBox(area) { return BUILD_AREAS[area] ? `build-${area}-problems` : `build-meld-${area}-problems`; }
 
 // The problems (the API's, or the page's own in the same shape) each beside the field it is about.
-function showBuildProblems(problem, state = null) {
+export function showBuildProblems(problem, state = null) {
   const errors = (problem && problem.errors && problem.errors.length) ? problem.errors
                : [{pointer: "", detail: (problem && problem.detail) || "the referee refused this"}];
   const groups = new Map();
@@ -215,7 +220,7 @@ function showBuildProblems(problem, state = null) {
   }
 }
 
-function clearBuildProblems() {
+export function clearBuildProblems() {
   const boxes = ["build-problems", "build-question-problems", "build-onto-problems",
                  ...Object.keys(BUILD_AREAS).map(areaBox), ...builder.melds.map(m => areaBox(m.id))];
   for (const box of boxes) if ($(box)) clearProblems(box);
@@ -225,10 +230,11 @@ function clearBuildProblems() {
 }
 
 // What must be laid out before the question can be asked, as problems in the API's shape.
-function missingLayout() {
+export function missingLayout() {
   const question = $("build-question").value;
   const errors = [];
-  if (PLAY_QUESTIONS.has(question) && !builder.play.length) {
+  const laying = question === "meld" && (builder.addto.length || builder.extra.some(cards => cards.length));
+  if (PLAY_QUESTIONS.has(question) && !builder.play.length && !laying) {
     errors.push({place: {area: "play", index: null}, detail: "click the cards you want to play, with \u201cthe cards you want to play\u201d chosen"});
   }
   if (["take", "draw", "call", "allow"].includes(question) && !builder.discard.length) {
@@ -246,7 +252,7 @@ function missingLayout() {
 
 // A table meld holding a joker that could stand for more than one card cannot be set out; the meld
 // check lists its readings, offered beside the meld.  True when every meld can be sent.
-async function readTableJokers() {
+export async function readTableJokers() {
   let ok = true;
   for (const m of builder.melds) {
     if (!m.cards.some(c => c === "JK")) continue;
@@ -264,7 +270,7 @@ async function readTableJokers() {
   return ok;
 }
 
-async function askReferee() {
+export async function askReferee() {
   clearBuildProblems();
   $("build-answer").replaceChildren();
   builder.request = null;
@@ -273,7 +279,16 @@ async function askReferee() {
     showBuildProblems({title: "Something is missing", errors: missing});
     return;
   }
-  if (!variantParameters(page.variant) || !(await readTableJokers())) return;
+  if (!variantParameters(page.variant)) return;
+  if ($("build-question").value === "check") {  // the meld alone: /v1/melds/check
+    const box = h("div", {id: "build-verdict", class: "verdict", tabindex: "-1"});
+    $("build-answer").replaceChildren(box);
+    await checkMeld(builder.play, $("build-kind").value, box, false);
+    box.prepend(h("h3", {}, $("build-question").selectedOptions[0].textContent));
+    box.scrollIntoView({block: "start"});
+    return;
+  }
+  if (!(await readTableJokers())) return;
   const body = buildRequest();
   const r = await call("POST", "/v1/adjudicate", body);
   if (!r.ok) {
@@ -282,54 +297,130 @@ async function askReferee() {
     return;
   }
   builder.request = body;
+  await showVerdict(body, r.body, $("build-question").selectedOptions[0].textContent, $("build-question").value);
+}
+
+// The answer in words: the question, yes or no and why, what happens, what the table does now; then
+// the controls to sign it, share it, or see the whole position.
+async function showVerdict(body, verdict, question, kind) {
   const res = await rulesResources(body.variant);
-  const verdict = r.body;
-  const under = `under ${variantName(body.variant)}`;
-  const [kind, word] = verdict.legal === null ? ["undetermined", "The referee cannot tell from the cards shown."]
-                      : verdict.legal ? ["legal", yesWord(body.action)] : ["illegal", noWord(body.action)];
-  const box = h("div", {class: `verdict ${kind}`},
-    h("h3", {}, $("build-question").selectedOptions[0].textContent),
-    h("p", {class: "verdict-word"}, h("strong", {}, word), ` (${under})`));
+  const params = variantParameters(body.variant);
+  const word = verdict.legal === null ? "undetermined" : verdict.legal ? "legal" : "illegal";
+  const melds = new Map(body.state.melds.map(m => [m.id, m]));
+  const box = h("div", {class: `verdict ${word}`, id: "build-verdict", tabindex: "-1"},
+    h("h3", {}, question),
+    h("p", {class: "verdict-word"}, h("strong", {}, firstWords(body.action, verdict.legal)),
+      ` (${variantName(body.variant)})`));
   if (verdict.legal) {
-    if ((verdict.events || []).length) box.append(h("p", {}, "What happens: " + verdict.events.map(describeEvent).join("; ") + "."));
+    if ((verdict.events || []).length) {
+      box.append(h("p", {class: "what-happens"}, "What happens: " + verdict.events.map(e => eventWords(e, melds)).join("; ") + "."));
+    }
   } else if (verdict.legal === false) {
     box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res)));
   }
   if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state, verdict.legal === false));
   if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
-  box.append(tableNow(verdict.settlement ? "The hand is over. Settle the figures the table shows now; show the referee the cards it names (or count them at the table) for the rest."
-    : verdict.legal ? "The move stands; play goes on."
-    : verdict.legal === false ? "The move does not stand: the cards go back where they were and you play as the rules allow."
-    : UNDECIDED_NOW));
+  box.append(tableNow(tableNowWords(body.action, verdict, params || {}, body.state.discard)));
   box.append(h("div", {class: "controls"},
+    h("button", {type: "button", onclick: e => shareAsked(body, kind, e.currentTarget)}, "Share this question"),
     signButton(() => body),
     h("button", {type: "button", onclick: () => openInViewer(body)}, "Show the whole position in the game viewer")));
   $("build-answer").replaceChildren(box);
+  box.scrollIntoView({block: "start"});
+  box.focus({preventScroll: true});
+  return box;
 }
 
-// The answer's first words, about whoever the question is about.
-function yesWord(action) {
-  if (action.type === "call") return `Yes, ${action.player} may.`;
-  if (action.type === "penalty") return `Yes, the penalty stands against ${action.player}.`;
-  if (action.type === "challenge") return `Yes, ${action.player} may challenge ${action.target}.`;
-  return "Yes, you may.";
+// The question as a link (the position, the question and its kind travel whole in the fragment: the
+// referee keeps nothing), shown under the answer with the QR code of the position.
+async function shareAsked(body, kind, button) {
+  const link = `${location.origin}${location.pathname}${askFragment(await encodeShare({question: kind, request: body}))}`;
+  const old = $("build-share");
+  if (old) old.remove();
+  const panel = h("div", {id: "build-share", class: "share-asked"},
+    h("p", {}, "Send this link: it opens this question, its position and its answer on another phone."),
+    h("p", {class: "share-url-text", id: "build-share-link"}, link),
+    h("button", {type: "button", onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {})}, "Copy the link"));
+  const r = await call("POST", "/v1/notation", {variant: body.variant, state: body.state});
+  if (r.ok) {
+    panel.append(h("details", {class: "share-details"}, h("summary", {}, "The position as text, and its QR code"),
+      h("p", {}, "Scanning the code opens the position (without the question) on a phone; the text opens it pasted into the game log box."),
+      h("p", {class: "share-url-text"}, r.body.notation),
+      h("img", {class: "share-qr", width: "200", height: "200", alt: "QR code of a link to this position",
+                src: `/v1/notation/qr.svg?notation=${encodeURIComponent(r.body.notation)}`})));
+  }
+  button.closest(".controls").after(panel);
+  $("build-share-link").focus && panel.scrollIntoView({block: "nearest"});
 }
 
-function noWord(action) {
-  if (action.type === "call") return `No, ${action.player} may not.`;
-  if (action.type === "penalty") return `No, that costs ${action.player} no penalty here.`;
-  if (action.type === "challenge") return `No, ${action.player} may not challenge ${action.target} here.`;
-  return "No, you may not.";
+// A shared question opened from its link: the variant chosen, the question asked again, the answer in
+// words first, then the whole position.
+export async function openAsked(code) {
+  let shared;
+  try {
+    shared = await decodeShare(code);
+  } catch (err) {
+    showBuildProblems({title: "This link does not hold a question", errors: [{place: {box: "build-problems", field: null, label: "the link"},
+                                                                         detail: "it was cut short or changed"}]});
+    return;
+  }
+  const body = shared.request;
+  if (!body || !body.state || !body.action) return;
+  if (page.variants.some(v => v.id === body.variant)) await chooseVariant(body.variant);
+  const option = [...$("build-question").options].find(o => o.value === shared.question);
+  if (option) $("build-question").value = option.value;
+  const r = await call("POST", "/v1/adjudicate", body);
+  if (!r.ok) {
+    showBuildProblems(r.body, body.state);
+    return;
+  }
+  builder.request = body;
+  const box = await showVerdict(body, r.body, option ? option.textContent : "The question shared with you", shared.question);
+  box.append(h("details", {class: "shared-position"}, h("summary", {}, "The position it was asked in"),
+    renderPosition(body.state)));
+  box.scrollIntoView({block: "start"});
 }
 
-function openInViewer(body) {
+// An event of the answer in words, melds named by their cards and you as "you".
+function eventWords(e, melds) {
+  const words = describeEvent(e).replace(/\bmeld (\w+)\b/g, (whole, id) => melds.has(id) ? meldWords(melds.get(id)) : "the meld")
+                                  .replace(/\bthe set (\w+) is complete/, (whole, id) => `${melds.has(id) ? meldWords(melds.get(id)) : "the set"} is complete`);
+  return namesInText(words).replace(/\bPlayer 1\b/g, "you");
+}
+
+// "What could I do here?": the moves the rules allow in the position set out (POST /v1/legal-actions),
+// each in words.
+export async function askWhatNow() {
+  clearBuildProblems();
+  const params = variantParameters(page.variant);
+  if (!params) return;
+  const layout = buildLayout();
+  const state = completePosition(layout, params);
+  const r = await call("POST", "/v1/legal-actions", {variant: page.variant, state});
+  if (!r.ok) {
+    showBuildProblems(r.body, state);
+    return;
+  }
+  const melds = new Map(state.melds.map(m => [m.id, m]));
+  const list = r.body.actions || [];
+  const box = h("div", {class: "verdict legal", id: "build-verdict", tabindex: "-1"},
+    h("h3", {}, "What could I do here?"),
+    h("p", {class: "verdict-word"}, list.length ? `The rules allow ${plural(list.length, "move")} here${r.body.truncated ? " (and perhaps more)" : ""}:`
+                                                : "The rules allow no move here."),
+    h("ul", {class: "legal-moves"}, list.map(a => h("li", {}, moveWords(a, melds)))));
+  $("build-answer").replaceChildren(box);
+  box.scrollIntoView({block: "start"});
+  box.focus({preventScroll: true});
+}
+
+export function openInViewer(body) {
   $("log-text").value = JSON.stringify(body, null, 1);
   runLog($("log-text").value).then(() => $("log").scrollIntoView());
 }
 
 // -- drawing the layout ----------------------------------------------------------------------------
 
-function cardButtons(target) {
+export function cardButtons(target) {
   const cards = targetCards(target);
   if (!cards.length) return [h("p", {class: "empty"}, "No card chosen yet.")];
   return cards.map((code, i) => cardButton(code, `Take ${Cards.name(code)} out of ${targetName(target)}`, {"data-index": i},
@@ -339,7 +430,7 @@ function cardButtons(target) {
 // A tapped card goes to the chosen destination; the tray under the picker shows that destination's
 // cards at once (the new one marked), so the card's place is in sight on a phone, and the focus stays
 // on the picker for the next card.
-function place(code, button) {
+export function place(code, button) {
   const cards = targetCards(builder.target);
   if (!cards) return;
   if (builder.target === "discard") cards.splice(0, cards.length, code);  // one card: the top
@@ -350,7 +441,7 @@ function place(code, button) {
   flashPlaced(button);
 }
 
-function renderTray(newest) {
+export function renderTray(newest) {
   const cards = targetCards(builder.target) || [];
   const row = cards.length ? Cards.row(cards) : h("p", {class: "empty"}, "No card there yet.");
   if (newest !== undefined && newest >= 0 && row.children[newest]) flashPlaced(row.children[newest]);
@@ -360,13 +451,21 @@ function renderTray(newest) {
     row);
 }
 
-function renderPaletteFor() {
+export function renderPaletteFor() {
   const into = targetName(builder.target);
   cardPicker($("build-palette"), code => `Put ${Cards.name(code)} in ${into}`, (code, button) => place(code, button));
 }
 
-function renderTargets() {
-  const targets = [...Object.keys(BUILD_AREAS), ...builder.melds.map(m => m.id)];
+// The places a tapped card can go for the question asked.
+function targetList(question) {
+  const lays = LAYS.has(question);
+  return ["play", ...(lays ? builder.extra.map((_, i) => `extra${i}`) : []),
+          ...(question === "meld" || question === "meldall" ? ["addto"] : []), ...(question === "swap" ? ["jokerwith"] : []),
+          "hand", "discard", ...builder.melds.map(m => m.id)];
+}
+
+export function renderTargets() {
+  const targets = targetList($("build-question").value);
   if (!targets.includes(builder.target)) builder.target = "play";
   $("build-target-list").replaceChildren(...targets.map(t => h("span", {class: "target"},
     h("input", {type: "radio", name: "build-target", id: `build-target-${t}`, value: t, checked: t === builder.target,
@@ -374,9 +473,40 @@ function renderTargets() {
     h("label", {for: `build-target-${t}`}, targetName(t)))));
 }
 
-function renderTable() {
+// Your further new melds, each a row of cards with a button to take it away.
+function renderExtras(question) {
+  const shown = LAYS.has(question);
+  $("build-add-new").hidden = !shown;
+  $("build-extras").replaceChildren(...(shown ? builder.extra.map((cards, i) => h("div", {class: "build-area", "data-area": `extra${i}`},
+    h("h3", {id: `build-extra${i}-heading`}, capitalised(extraName(i))),
+    h("div", {class: "card-row meld-row", "data-area-cards": `extra${i}`, "aria-labelledby": `build-extra${i}-heading`,
+              "aria-describedby": areaBox(`extra${i}`)}, cardButtons(`extra${i}`)),
+    h("button", {type: "button", onclick: () => { builder.extra.splice(i, 1); renderBuilder(); }}, `Take away ${extraName(i)}`),
+    h("div", {id: areaBox(`extra${i}`), class: "problems", role: "alert"}))) : []));
+}
+
+function capitalised(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+// The counts the page works out, said under the count fields (their placeholders show them too).
+function renderCounts() {
+  const params = variantParameters(page.variant);
+  if (!params || !$("build-players").value) return;
+  const question = $("build-question").value;
+  let counts;
+  try { counts = seatCounts(buildLayout(), params); } catch { return; }
+  const [mine, other] = [counts[0], counts[1]];
+  $("build-others").placeholder = String(other.hidden);
+  $("build-mine-hidden").placeholder = String(mine.hidden);
+  $("build-mine-hidden").disabled = WHOLE_HAND.has(question);
+  const yours = WHOLE_HAND.has(question) ? `you hold only the ${plural(mine.listed, "card")} you tapped in`
+    : `you hold ${plural(mine.count, "card")} (${mine.listed} tapped in, ${mine.hidden} not)${mine.derived ? "" : ", as you said"}`;
+  $("build-counts").textContent = `Counted from the deal: ${yours}; each other player holds ${plural(other.count, "card")}`
+    + `${other.derived ? " less any cards they laid" : ", as you said"}. Type a number to correct a count.`;
+}
+
+export function renderTable() {
   $("build-table").replaceChildren(...(builder.melds.length ? builder.melds.map(m => h("figure", {class: "build-meld", "data-meld": m.id},
-    h("figcaption", {}, `Meld ${m.id}`),
+    h("figcaption", {}, capitalised(meldName(m))),
     h("div", {class: "card-row meld-row", "data-area-cards": m.id, "aria-label": `The cards of ${meldName(m)}`,
               "aria-describedby": areaBox(m.id)}, cardButtons(m.id)),
     h("div", {class: "controls"},
@@ -389,16 +519,16 @@ function renderTable() {
         [["you", "you (Player 1)"], ...seatIds(Number($("build-players").value) || 2).slice(1).map(id => [id, id])].map(
           ([value, text]) => h("option", {value, selected: ownerOf(m, Number($("build-players").value) || 2) === (value === "you" ? YOU : value)}, text))),
       h("button", {type: "button", onclick: () => { builder.melds = builder.melds.filter(x => x !== m); renderBuilder(); }},
-        `Take meld ${m.id} off the table`)),
+        "Take this meld off the table")),
     h("div", {id: areaBox(m.id), class: "problems", role: "alert"})))
     : [h("p", {class: "empty"}, "No meld on the table.")]));
   const onto = $("build-onto");
   const chosen = onto.value;
   onto.replaceChildren(...builder.melds.map(m => h("option", {value: m.id, selected: m.id === chosen},
-    `meld ${m.id}${m.cards.length ? ": " + Cards.names(m.cards) : ""}`)));
+    m.cards.length ? `${meldName(m)}: ${meldWords({kind: meldKind(m), cards: m.cards})}` : meldName(m))));
 }
 
-function renderBuilder() {
+export function renderBuilder() {
   renderTargets();
   renderPaletteFor();
   renderTray();
@@ -409,18 +539,27 @@ function renderBuilder() {
   }
   renderTable();
   const question = $("build-question").value;
+  renderExtras(question);
+  document.querySelector(".build-area[data-area=addto]").hidden = !(question === "meld" || question === "meldall");
+  document.querySelector(".build-area[data-area=jokerwith]").hidden = question !== "swap";
   $("build-onto-controls").hidden = !ONTO_QUESTIONS.has(question);
+  renderCounts();
+  if (question === "meld" || question === "meldall") $("build-onto-controls").hidden = !builder.melds.length;
   $("build-end").hidden = $("build-end").previousElementSibling.hidden = question !== "build";
-  $("build-kind-controls").hidden = !["take", "meld"].includes(question);
+  $("build-kind-controls").hidden = !LAYS.has(question) && question !== "check";
   $("build-who-controls").hidden = !WHO_QUESTIONS.has(question);
   $("build-infraction").hidden = $("build-infraction-label").hidden = question !== "penalty";
   $("build-challenge-controls").hidden = question !== "challenge";
   renderWho();
   $("build-play-help").textContent = {
-    take: "The cards from your hand that go with the top discard into the new meld.",
-    meld: "The cards from your hand that make the new meld, in order (a run from its low end).",
+    take: "The cards from your hand that go with the top discard into the new meld (more melds below).",
+    meld: "The cards of your first new meld, in order (a run from its low end); lay more melds below.",
+    check: "The cards of the meld, in the order they lie (a run from its low end).",
+    meldall: "All the cards you lay, as melds; nothing else stays in your hand.",
+    forgot: "The melds you lay; the card you throw goes in \u201cthe rest of your hand\u201d.",
+    upcard: "The card you throw in place of the face-up card.",
     build: "The cards from your hand you add to the meld, in order.",
-    draw: "Nothing to play: the question is the top discard. Cards put here count as your hand.",
+    draw: "The card you throw after taking the discard (leave it empty to ask about the taking alone).",
     discard: "The card you want to throw (the first one here); the rest of your hand below.",
     swap: "The natural cards from your hand you offer for the joker.",
     call: "Nothing to play: another player calls the top discard. Cards put here count as your hand.",
@@ -432,7 +571,7 @@ function renderBuilder() {
 }
 
 // The player a call, an allow or a penalty is about: the others (calls and allows), anyone (penalties).
-function renderWho() {
+export function renderWho() {
   const question = $("build-question").value;
   const ids = seatIds(Number($("build-players").value) || 2);
   const choices = question === "penalty" || question === "challenge" ? ids : ids.slice(1);
@@ -444,7 +583,7 @@ function renderWho() {
   options($("build-target"), ids);
 }
 
-function renderHandNumbers(params) {
+export function renderHandNumbers(params) {
   const hands = contractHands(params);
   $("build-hand-number-controls").hidden = !hands;
   if (!hands) return;
@@ -456,9 +595,22 @@ function renderHandNumbers(params) {
   $("build-contract").textContent = `${plural(row.cards, "card")} dealt; the contract is ${contractOf(row)}.`;
 }
 
-function renderPlayers(id) {
+// The questions the variant can be asked: a call only where players call, and so on.
+function renderQuestions(params) {
+  const has = {upcard: Boolean(params.draw && params.draw.dealer_upcard_option), calling: Boolean(params.calling),
+               penalties: Boolean(params.penalties), moveup: Boolean(params.joker_reuse && params.joker_reuse.move_up)};
+  const select = $("build-question");
+  for (const option of select.options) {
+    const off = option.dataset.needs ? !has[option.dataset.needs] : false;
+    option.hidden = option.disabled = off;
+  }
+  if (select.selectedOptions[0] && select.selectedOptions[0].disabled) select.value = "meld";
+}
+
+export function renderPlayers(id) {
   const params = variantParameters(id);
   if (!params) return;
+  renderQuestions(params);
   const select = $("build-players");
   const current = Number(select.value) || 4;
   const counts = [];
@@ -481,8 +633,15 @@ document.addEventListener("DOMContentLoaded", () => {
     renderBuilder();
   });
   $("build-ask").addEventListener("click", askReferee);
+  $("build-what-now").addEventListener("click", askWhatNow);
+  $("build-add-new").addEventListener("click", () => {
+    builder.extra.push([]);
+    builder.target = `extra${builder.extra.length - 1}`;
+    renderBuilder();
+  });
+  for (const id of ["build-others", "build-mine-hidden", "build-hand-number", "build-opened"]) $(id).addEventListener("input", renderCounts);
   $("build-clear").addEventListener("click", () => {
-    Object.assign(builder, {play: [], hand: [], discard: [], melds: [], target: "play", nextMeld: 1, request: null});
+    Object.assign(builder, {play: [], hand: [], discard: [], addto: [], jokerwith: [], melds: [], extra: [], target: "play", nextMeld: 1, request: null});
     clearBuildProblems();
     $("build-answer").replaceChildren();
     renderBuilder();

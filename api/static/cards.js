@@ -2,43 +2,14 @@
 // SVG named in words that shows the referee's picture of it (GET /v1/cards/{code}.svg: rank and suit
 // symbol, red for hearts and diamonds, black for spades and clubs; a joker apart, and, in a meld, the
 // card it stands for).  No card is ever shown as its code.
-"use strict";
 
-const Cards = (() => {
+import {parse, name, names} from "./cardwords.js";
+
+export const Cards = (() => {
   const SVG = "http://www.w3.org/2000/svg";  // the SVG namespace: a name, never fetched
   const SUITS = {S: {symbol: "\u2660", name: "spades", red: false}, H: {symbol: "\u2665", name: "hearts", red: true},
                  D: {symbol: "\u2666", name: "diamonds", red: true}, C: {symbol: "\u2663", name: "clubs", red: false}};
-  const RANK_NAMES = {A: "ace", K: "king", Q: "queen", J: "jack", "10": "ten", "9": "nine", "8": "eight",
-                      "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"};
   const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
-  const NATURAL = /^(10|[2-9AKQJT0])([SHDC])$/;
-  const JOKER = /^JK(?:\(=(10|[2-9AKQJT0])([SHDC])?\))?$/;
-
-  function normalRank(rank) { return rank === "T" || rank === "0" ? "10" : rank; }
-
-  // {joker, rank, suit} for a code; a joker's rank and suit are its reading, when it has one.
-  function parse(code) {
-    const text = String(code).toUpperCase();
-    let m = NATURAL.exec(text);
-    if (m) return {joker: false, rank: normalRank(m[1]), suit: m[2]};
-    m = JOKER.exec(text);
-    if (m) return {joker: true, rank: m[1] ? normalRank(m[1]) : null, suit: m[2] || null};
-    return null;
-  }
-
-  function naturalName(rank, suit) {
-    return suit ? `${RANK_NAMES[rank]} of ${SUITS[suit].name}` : `${RANK_NAMES[rank]}`;
-  }
-
-  // The card in words, for screen readers and titles: "nine of hearts", "joker standing for any seven".
-  function name(code) {
-    const c = parse(code);
-    if (!c) return `an unknown card (${code})`;
-    if (!c.joker) return `the ${naturalName(c.rank, c.suit)}`;
-    if (!c.rank) return "a joker";
-    return c.suit ? `a joker standing for the ${naturalName(c.rank, c.suit)}`
-                  : `a joker standing for a ${naturalName(c.rank, null)}`;
-  }
 
   function el(tag, attrs, text) {
     const node = document.createElementNS(SVG, tag);
@@ -93,13 +64,6 @@ const Cards = (() => {
     div.className = "card-row";
     for (const code of codes) div.appendChild(card(code, options));
     return div;
-  }
-
-  // The cards in words, for running text: "the eight of clubs and the nine of clubs".
-  function names(codes) {
-    const words = codes.map(name);
-    if (words.length <= 1) return words.join("");
-    return words.slice(0, -1).join(", ") + " and " + words[words.length - 1];
   }
 
   return {parse, name, names, picture, back, card, row, url, SUITS, RANKS};

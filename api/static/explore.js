@@ -3,13 +3,14 @@
 // words; choosing one plays it (POST /v1/adjudicate) and the viewer goes on from the new position.
 // From any step of a log this is a branch ("what if"): the log up to that step and the move chosen,
 // the original log kept to go back to.  Uses page.js (h, $, call, page, goTo, renderStepList...).
-"use strict";
+import {Cards} from "./cards.js";
+import {$, h, plural, ordinalPath, call, clearProblems, showProblems, page, handOf, describeAction, renderStepList, goTo} from "./page.js";
 
-const EXPLORE_SHOWN = 12;  // moves listed at once; the rest behind "show all"
-const explore = {original: null, from: null, actions: [], all: false};
+export const EXPLORE_SHOWN = 12;  // moves listed at once; the rest behind "show all"
+export const explore = {original: null, from: null, actions: [], all: false};
 
 // A move in words, with the cards it lays (the step list's words say only how many melds).
-function moveWords(a, who) {
+export function moveWords(a, who) {
   if (a.type === "meld") {
     const melds = (a.melds || []).map(m => Cards.names(m.cards || []));
     const builds = (a.builds || []).map(b => `${Cards.names(b.cards || [])} on meld ${b.meld}`);
@@ -19,7 +20,7 @@ function moveWords(a, who) {
   return describeAction(a, who);
 }
 
-async function askLegal() {
+export async function askLegal() {
   const log = page.log;
   const hand = handOf(log.positions[page.p]);
   const box = $("explore-list");
@@ -38,7 +39,7 @@ async function askLegal() {
   renderLegal(r.body);
 }
 
-function renderLegal(answer) {
+export function renderLegal(answer) {
   const box = $("explore-list");
   const list = explore.actions;
   const shown = explore.all ? list : list.slice(0, EXPLORE_SHOWN);
@@ -58,7 +59,7 @@ function renderLegal(answer) {
 }
 
 // Plays `action` from the position on screen: a branch of the log (its steps up to here and this move).
-async function playMove(action) {
+export async function playMove(action) {
   const log = page.log;
   const p = page.p;
   const body = {variant: log.variant, action};
@@ -85,7 +86,7 @@ async function playMove(action) {
   $("explore-ask").focus();
 }
 
-function renderBranchNote() {
+export function renderBranchNote() {
   const note = $("branch-note");
   if (!explore.original) { note.hidden = true; note.replaceChildren(); return; }
   note.hidden = false;
@@ -95,7 +96,7 @@ function renderBranchNote() {
     h("button", {type: "button", id: "branch-back", onclick: backToOriginal}, "Back to the original log"));
 }
 
-async function backToOriginal() {
+export async function backToOriginal() {
   const p = explore.from;
   page.log = explore.original;
   explore.original = null;
@@ -108,7 +109,7 @@ async function backToOriginal() {
 }
 
 // A new log opened: no branch any more.
-function forgetBranch() {
+export function forgetBranch() {
   explore.original = null;
   explore.from = null;
   $("explore-list").replaceChildren();

@@ -1,12 +1,17 @@
 // The page for people: choose a variant and read its rules, step through a game log, check a meld,
 // share a position.  Everything it knows it asks the referee's own API; it keeps nothing itself.
-"use strict";
+import {openAsked, variantParameters} from "./builder.js";
+import {readFragment} from "./fragment.js";
+import {Cards} from "./cards.js";
+import {namesInText} from "./cardwords.js";
+import {signButton} from "./rulings.js";
+import {Share} from "./share.js";
 
 // -- small helpers ------------------------------------------------------------------------------
 
-function $(id) { return document.getElementById(id); }
+export function $(id) { return document.getElementById(id); }
 
-function h(tag, attrs, ...children) {
+export function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
@@ -22,7 +27,7 @@ function h(tag, attrs, ...children) {
 }
 
 // Offers `value` as a JSON file named `name` (a download; nothing leaves the browser).
-function download(name, value) {
+export function download(name, value) {
   const blob = new Blob([JSON.stringify(value, null, 1) + "\n"], {type: "application/json"});
   const url = URL.createObjectURL(blob);
   const a = h("a", {href: url, download: name, hidden: true});
@@ -32,9 +37,9 @@ function download(name, value) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-function plural(n, one, many) { return `${n} ${n === 1 ? one : (many || one + "s")}`; }
+export function plural(n, one, many) { return `${n} ${n === 1 ? one : (many || one + "s")}`; }
 
-function ordinalPath(pointer) {
+export function ordinalPath(pointer) {
   // "/start/state/players/0/hand/2" -> "start, state, players #1, hand #3"
   if (!pointer) return "the whole log";
   const parts = pointer.split("/").slice(1).map(p => p.replace(/~1/g, "/").replace(/~0/g, "~"));
@@ -50,7 +55,7 @@ function ordinalPath(pointer) {
 
 // One request to the referee: {ok, status, body}.  A body given as text is sent exactly as written,
 // so a pasted log meets the API's own checks and the page shows the API's own problems.
-async function call(method, path, body) {
+export async function call(method, path, body) {
   const init = {method, headers: {accept: "application/json, application/problem+json"}};
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
@@ -67,7 +72,7 @@ async function call(method, path, body) {
   return {ok: response.ok, status: response.status, body: parsed};
 }
 
-async function getJson(path) {
+export async function getJson(path) {
   const r = await call("GET", path);
   if (!r.ok) throw new Error(`${path}: ${r.status} ${(r.body && r.body.detail) || ""}`);
   return r.body;
@@ -75,8 +80,8 @@ async function getJson(path) {
 
 // The rules as resources: the one place the page reads GET /v1/sources, GET /v1/clauses and
 // GET /v1/variants/{id}/rulings.  Maps by id; empty maps (and `missing`) when they cannot be read.
-const resourceCache = new Map();
-function rulesResources(variant) {
+export const resourceCache = new Map();
+export function rulesResources(variant) {
   if (!resourceCache.has(variant)) {
     resourceCache.set(variant, (async () => {
       const byId = list => new Map((list || []).map(x => [x.id, x]));
@@ -96,7 +101,7 @@ function rulesResources(variant) {
 
 // -- citations: a clause, its sources, the rulings it rests on ------------------------------------
 
-function sourceItem(source, res) {
+export function sourceItem(source, res) {
   // a source as a verdict cites it ({document, section}) or as a ruling does ("document: section")
   let doc = source.document, section = source.section;
   if (typeof source === "string") {
@@ -112,7 +117,7 @@ function sourceItem(source, res) {
 }
 
 // A source document in words, from the number its file carries ("000_....txt" is "document 000").
-function documentWords(number, res) {
+export function documentWords(number, res) {
   for (const s of res.sources.values()) if ((s.file || "").startsWith(`${number}_`)) return `\u201c${s.title}\u201d`;
   return `document ${number}`;
 }
@@ -120,7 +125,7 @@ function documentWords(number, res) {
 // The referee's notes in plain words: the documents named by title rather than by number, the
 // ambiguity ids and a house rule's JSON pointer left out of the text (they stay, exactly as written,
 // behind "details").
-function plainWords(text, res) {
+export function plainWords(text, res) {
   return String(text || "")
     .replace(/\b[Dd]ocuments ((?:\d{3}, )*\d{3}) and (\d{3})/g,
              (_, list, last) => [...list.split(", "), last].map(n => documentWords(n, res)).join(", ").replace(/, ([^,]*)$/, " and $1"))
@@ -137,7 +142,7 @@ function plainWords(text, res) {
 }
 
 // What stays out of the plain words, for the record: rule and ruling ids, JSON pointers, the notes as written.
-function idsDetails(...rows) {
+export function idsDetails(...rows) {
   const items = rows.filter(r => r && r[1]);
   if (!items.length) return "";
   return h("details", {class: "ids"}, h("summary", {}, "Details (ids for the record)"),
@@ -147,12 +152,12 @@ function idsDetails(...rows) {
 // A link to a section of a source's page: the page, and the section's heading as a text fragment
 // (browsers that know them scroll to it; the others open the page).  "Melding (Building rules)" is
 // found by its heading, "Melding".
-function sectionLink(url, section) {
+export function sectionLink(url, section) {
   const heading = (section || "").replace(/\s*\(.*\)\s*$/, "").replace(/:$/, "").trim();
   return heading ? `${url.split("#")[0]}#:~:text=${encodeURIComponent(heading)}` : url;
 }
 
-function rulingItem(id, res) {
+export function rulingItem(id, res) {
   const ruling = res.rulings.get(id);
   if (!ruling) return h("li", {class: "ruling", "data-ruling": id}, "A ruling of the referee's", idsDetails(["ruling", id]));
   return h("li", {class: "ruling", "data-ruling": id},
@@ -164,13 +169,13 @@ function rulingItem(id, res) {
 }
 
 // The rulings of the variant (those `res` was read for) that touch a clause.
-function variantRulings(clause, res) {
+export function variantRulings(clause, res) {
   return ((clause && clause.rulings) || []).filter(id => res.rulings.has(id));
 }
 
 // A clause's sources as a verdict of the variant cites them: those in the variant's own documents,
 // unless it has none there (then all of them).
-function variantSources(clause, documents) {
+export function variantSources(clause, documents) {
   const own = (clause.sources || []).filter(s => documents.has(s.document));
   return own.length ? own : (clause.sources || []);
 }
@@ -178,28 +183,28 @@ function variantSources(clause, documents) {
 // A broken rule in plain words: the message, the rule's statement and id, its sources, its rulings.
 // `words`, when given, says what went wrong better than the referee's message could for this
 // question (the message itself then stays, as written, behind "details").
-function violationBlock(v, res, label = "What went wrong: ", words = null) {
+export function violationBlock(v, res, label = "What went wrong: ", words = null) {
   const clause = res.clauses.get(v.clause);
   const rulings = v.rulings || variantRulings(clause, res);
   const sources = v.sources || (clause && clause.sources) || [];
-  const message = words || v.message || "";
+  const message = words || namesInText(v.message || "");
   return h("div", {class: "violation", "data-clause": v.clause},
     h("p", {class: "violation-message"}, h("strong", {}, label), message),
-    h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), v.statement || (clause && clause.statement) || ""),
+    h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), namesInText(v.statement || (clause && clause.statement) || "")),
     v.penalty ? h("p", {class: "violation-penalty"}, h("strong", {}, "What the table charges: "),
                   `${plural(v.penalty.points, "point")} to ${v.penalty.player}, who ${INFRACTION_WORDS[v.penalty.infraction] || v.penalty.infraction} `
                   + "(the referee charges nothing itself: report it as a penalty to apply it).") : "",
     sources.length ? h("div", {class: "violation-sources"}, h("strong", {}, "Where it is written:"),
                        h("ul", {}, sources.map(s => sourceItem(s, res)))) : "",
-    rulings.length ? h("div", {class: "violation-rulings"}, h("strong", {}, "How the referee reads it where the sources are unclear:"),
+    rulings.length ? h("details", {class: "violation-rulings"}, h("summary", {}, "How the referee reads it where the sources are unclear"),
                        h("ul", {}, rulings.map(id => rulingItem(id, res)))) : "",
-    idsDetails(["rule", v.clause], ["rulings", rulings.join(", ")], ["the referee's message as written", words ? v.message : null],
+    idsDetails(["rule", v.clause], ["rulings", rulings.join(", ")], ["the referee's message as written", message !== v.message ? v.message : null],
                ["what it would need to see", (v.needs || []).join(", ")]));
 }
 
 // What an answer that depends on unseen cards would need to see, in words: each entry's `needs` are
 // JSON pointers into the state (a hand's count of unseen cards, the stock's).
-function needWords(pointer, state) {
+export function needWords(pointer, state) {
   const m = /^\/players\/(\d+)\/hidden$/.exec(pointer);
   if (m) {
     const seat = state && state.players && state.players[Number(m[1])];
@@ -209,7 +214,7 @@ function needWords(pointer, state) {
 }
 
 // The rules an answer could not decide from the cards listed, each with what it would need to see.
-function undeterminedBlock(entries, res, state, illegal = false) {
+export function undeterminedBlock(entries, res, state, illegal = false) {
   return h("div", {class: "undetermined-list"}, entries.map(u => {
     const block = violationBlock(u, res, illegal ? "It may also break a rule, depending on cards not shown: " : "Why it cannot tell: ");
     block.classList.add("undetermined");
@@ -223,7 +228,7 @@ function undeterminedBlock(entries, res, state, illegal = false) {
 
 // -- problems next to a field --------------------------------------------------------------------
 
-function clearProblems(boxId, ...fields) {
+export function clearProblems(boxId, ...fields) {
   $(boxId).replaceChildren();
   for (const f of fields) if (f) f.removeAttribute("aria-invalid");
   document.querySelectorAll(".has-problem").forEach(n => n.classList.remove("has-problem"));
@@ -233,7 +238,7 @@ function clearProblems(boxId, ...fields) {
 // wrong said once (the same words about the same place are one line, however many pointers the API
 // gave), the pointers and the API's own text behind "details".  When the cards of a position do not
 // make the pack and the position (`state`) is known, it is counted out seat by seat.
-function showProblems(boxId, field, problem, where, state = null) {
+export function showProblems(boxId, field, problem, where, state = null) {
   const box = $(boxId);
   const errors = (problem && problem.errors && problem.errors.length) ? problem.errors
                : [{pointer: "", detail: (problem && problem.detail) || "the referee refused this"}];
@@ -262,13 +267,13 @@ function showProblems(boxId, field, problem, where, state = null) {
 }
 
 // A problem's text with the JSON pointers in it said in words.
-function problemWords(detail, where) {
+export function problemWords(detail, where) {
   return String(detail || "").replace(/\/(?:state|start|game|action|actions|players|melds|discard|stock)(?:\/[\w~.-]+)*/g, p => where(p));
 }
 
 // The cards of a position counted out seat by seat, when the referee found that they do not make the
 // pack: each hand (listed and unseen), the melds, the discard pile and the stock, against the pack.
-function packCount(errors, state) {
+export function packCount(errors, state) {
   const off = errors.map(e => /the pack has (\d+): (\d+) too (many|few)/.exec(e.detail || "")).find(Boolean);
   if (!off || !state || !Array.isArray(state.players)) return null;
   const size = Number(off[1]);
@@ -290,14 +295,14 @@ function packCount(errors, state) {
 
 // -- the variant and its rules -------------------------------------------------------------------
 
-const page = {variants: [], variant: null, log: null, p: 0, meld: []};
+export const page = {variants: [], variant: null, log: null, p: 0, meld: []};
 
-function variantName(id) {
+export function variantName(id) {
   const v = page.variants.find(x => x.id === id);
   return v ? v.name : id;
 }
 
-async function loadVariants() {
+export async function loadVariants() {
   const r = await call("GET", "/v1/variants");
   if (!r.ok) { showProblems("variant-problems", $("variant"), r.body, () => "the variants"); return; }
   page.variants = r.body.variants;
@@ -307,7 +312,7 @@ async function loadVariants() {
   await chooseVariant(start);
 }
 
-async function chooseVariant(id) {
+export async function chooseVariant(id) {
   page.variant = id;
   $("variant").value = id;
   clearProblems("variant-problems", $("variant"));
@@ -315,9 +320,9 @@ async function chooseVariant(id) {
   await renderRules(id);
 }
 
-function titleCase(text) { return (text || "other").replace(/[_-]+/g, " ").replace(/^./, c => c.toUpperCase()); }
+export function titleCase(text) { return (text || "other").replace(/[_-]+/g, " ").replace(/^./, c => c.toUpperCase()); }
 
-async function renderRules(id) {
+export async function renderRules(id) {
   const body = $("rules-body");
   const [variant, res] = await Promise.all([call("GET", `/v1/variants/${encodeURIComponent(id)}`), rulesResources(id)]);
   if (page.variant !== id) return;  // another variant was chosen meanwhile
@@ -354,7 +359,7 @@ async function renderRules(id) {
     rulingsList(res));
 }
 
-function rulingsList(res) {
+export function rulingsList(res) {
   if (!res.rulings.size) return "";
   return h("details", {class: "topic rulings-all"},
     h("summary", {}, `The referee's rulings where the sources are unclear (${res.rulings.size})`),
@@ -370,11 +375,11 @@ function rulingsList(res) {
 
 // -- a game log, position by position -------------------------------------------------------------
 
-function isObject(x) { return x !== null && typeof x === "object" && !Array.isArray(x); }
+export function isObject(x) { return x !== null && typeof x === "object" && !Array.isArray(x); }
 
 // Reads the pasted log: a body with an `action` is one disputed move (/v1/adjudicate), anything
 // else is sent to /v1/replay as it was pasted.
-async function runLog(text) {
+export async function runLog(text) {
   const field = $("log-text");
   clearProblems("log-problems", field);
   const shared = await Share.asLog(text);   // a notation (share.js): its position
@@ -433,7 +438,7 @@ async function runLog(text) {
 }
 
 // The position after `p` steps, asking /v1/adjudicate for the steps not yet known.
-async function positionAt(p) {
+export async function positionAt(p) {
   const log = page.log;
   let q = p;
   while (log.positions[q] === undefined) q--;
@@ -446,7 +451,7 @@ async function positionAt(p) {
 }
 
 // Step q of the log as one /v1/adjudicate request: the position before it and its action.
-function stepRequest(q) {
+export function stepRequest(q) {
   const log = page.log;
   const body = {variant: log.variant, action: log.actions[q]};
   if (log.rules !== undefined) body.rules = log.rules;
@@ -454,11 +459,11 @@ function stepRequest(q) {
   return body;
 }
 
-function handOf(position) { return page.log.kind === "game" ? position.hand : position; }
+export function handOf(position) { return page.log && page.log.kind === "game" ? position.hand : position; }
 
 // Who makes step i: the action's own `player`, else the player its events name, else the player to
 // act in the position before it (when that position is known).
-function actorOf(i) {
+export function actorOf(i) {
   const log = page.log;
   const action = log.actions[i];
   if (action.player) return action.player;
@@ -469,7 +474,7 @@ function actorOf(i) {
   return (hand && hand.to_act) || "A player";
 }
 
-function describeAction(a, who) {
+export function describeAction(a, who) {
   switch (a.type) {
     case "draw": return `${who} draws from the ${a.source === "discard" ? "discard pile" : "stock"}`;
     case "discard": return `${who} discards ${Cards.name(a.card)}`;
@@ -493,13 +498,15 @@ function describeAction(a, who) {
   }
 }
 
-const INFRACTION_WORDS = {missing_pluck: "did not pluck a card", missing_discard: "did not discard",
+export const INFRACTION_WORDS = {missing_pluck: "did not pluck a card", missing_discard: "did not discard",
                           rested_cards: "rested cards on the table", exposed_cards: "exposed cards", joker_discard: "discarded a joker"};
-const PENALTY_REASONS = {...INFRACTION_WORDS, over_call: "an over-call (more calls than allowed)", incorrect_lay: "a first lay that was not the contract",
+export const PENALTY_REASONS = {missing_pluck: "not plucking a card", missing_discard: "not discarding",
+                         rested_cards: "resting cards on the table", exposed_cards: "exposing cards", joker_discard: "discarding a joker",
+                         over_call: "an over-call (more calls than allowed)", incorrect_lay: "a first lay that was not the contract",
                          wrong_challenge: "a challenge that was wrong", exact_cut_bonus: "the dealer's exact cut (a bonus)",
                          reported_infractions: "infractions reported"};
 
-function actionCards(a) {
+export function actionCards(a) {
   switch (a.type) {
     case "discard": return [a.card];
     case "build": return a.cards || [];
@@ -510,7 +517,7 @@ function actionCards(a) {
   }
 }
 
-function describeEvent(e) {
+export function describeEvent(e) {
   switch (e.type) {
     case "drew": return e.card ? `${e.player} took ${Cards.name(e.card)} from the discard pile` : `${e.player} drew from the ${e.source === "discard" ? "discard pile" : "stock"}`;
     case "passed": return `${e.player} passed on the upcard`;
@@ -539,14 +546,14 @@ function describeEvent(e) {
   }
 }
 
-function stepStatus(i) {
+export function stepStatus(i) {
   const log = page.log;
   if (i > log.end) return "not reached";
   const v = log.verdicts[i];
   return v && v.legal === false ? "not allowed" : v && v.legal === null ? "undetermined" : "allowed";
 }
 
-function renderStepList() {
+export function renderStepList() {
   const log = page.log;
   const list = $("step-list");
   list.replaceChildren(...log.actions.map((a, i) => {
@@ -566,7 +573,7 @@ function renderStepList() {
     : n === 1 ? "its one step is allowed" : `all ${n} of its steps are allowed`);
 }
 
-async function goTo(p) {
+export async function goTo(p) {
   const log = page.log;
   const focused = $("viewer").contains(document.activeElement);
   p = Math.max(0, Math.min(p, log.end));
@@ -591,13 +598,14 @@ async function goTo(p) {
     if (Number(li.dataset.step) === p + 1) li.setAttribute("aria-current", "step");
     else li.removeAttribute("aria-current");
   });
-  if (focused && !$("viewer").contains(document.activeElement)) {  // its button was disabled: keep the focus in the viewer
+  // its button was disabled (the browser moves the focus off it later, to the page): keep it in the viewer
+  if (focused && (!$("viewer").contains(document.activeElement) || document.activeElement.disabled)) {
     const next = ["step-next", "step-prev"].map($).find(b => !b.disabled);
     if (next) next.focus();
   }
 }
 
-function renderVerdict(p, position) {
+export function renderVerdict(p, position) {
   const log = page.log;
   if (p >= log.actions.length) {
     const hand = handOf(position);
@@ -638,21 +646,21 @@ function renderVerdict(p, position) {
 }
 
 // "What the table does now", the last words of a verdict; the words for an answer that waits on unseen cards.
-const UNDECIDED_NOW = "Show the referee the cards it names (or settle them at the table) and ask again; until then the move is neither allowed nor refused.";
-function tableNow(text) { return h("p", {class: "table-now"}, "What the table does now: ", h("span", {class: "table-now-text"}, text)); }
+export const UNDECIDED_NOW = "Show the referee the cards it names (or settle them at the table) and ask again; until then the move is neither allowed nor refused.";
+export function tableNow(text) { return h("p", {class: "table-now"}, "What the table does now: ", h("span", {class: "table-now-text"}, text)); }
 
 // Broken rules said once each: the same rule with the same message is one line, however often the referee found it.
-function distinct(violations) {
+export function distinct(violations) {
   const seen = new Set();
   return (violations || []).filter(v => { const key = `${v.clause}\u0000${v.message}`; return !seen.has(key) && seen.add(key); });
 }
 
 // Each broken rule in its block, the one that makes the move illegal first, the others after it ("and").
-function violationBlocks(violations, res) {
+export function violationBlocks(violations, res) {
   return distinct(violations).map((v, i) => violationBlock(v, res, i ? "It also breaks a rule: " : "What went wrong: "));
 }
 
-function resultBlock(result) {
+export function resultBlock(result) {
   const rows = Object.entries(result.penalties || {}).map(([player, points]) =>
     h("tr", {}, h("th", {scope: "row"}, player), h("td", {}, String(points)),
       h("td", {}, String((result.payments || {})[player] ?? "")), h("td", {}, String((result.scores || {})[player] ?? ""))));
@@ -666,17 +674,17 @@ function resultBlock(result) {
 
 // A hand won while other hands are unseen: every figure the seen cards decide, as a number; each other
 // one as the least and the most it can be, with whose unseen cards would decide it.
-const FIGURE_WORDS = {penalties: "penalty", payments: "payment", credits: "credit", scores: "score"};
+export const FIGURE_WORDS = {penalties: "penalty", payments: "payment", credits: "credit", scores: "score"};
 
 // A payment in words: what a player pays (a negative figure) or gets, or the least and the most of it.
-function paymentWords(least, most) {
+export function paymentWords(least, most) {
   const span = (a, b) => a === b ? String(a) : `${a} to ${b}`;
   if (most < 0) return `pays ${span(-most, -least)}`;
   if (least > 0) return `gets ${span(least, most)}`;
   return least === 0 && most === 0 ? "0" : `${least} to ${most}`;
 }
 
-function settlementBlock(settlement, state) {
+export function settlementBlock(settlement, state) {
   const kinds = Object.keys(FIGURE_WORDS).filter(k => settlement[k] && Object.keys(settlement[k]).length);
   const players = [...new Set(kinds.flatMap(k => Object.keys(settlement[k])))];
   const open = [];
@@ -698,13 +706,13 @@ function settlementBlock(settlement, state) {
     open.length ? h("ul", {class: "open-figures"}, open.map(text => h("li", {}, text + "."))) : "");
 }
 
-const PHASE_WORDS = {draw: "to play: must draw first", play: "to play: has drawn; may meld, then discards",
+export const PHASE_WORDS = {draw: "to play: must draw first", play: "to play: has drawn; may meld, then discards",
                      ended: "the hand is over"};
 
-function renderPosition(position) {
+export function renderPosition(position) {
   const hand = handOf(position);
   const parts = [];
-  if (page.log.kind === "game") {
+  if (page.log && page.log.kind === "game") {
     parts.push(h("div", {class: "game-summary"},
       h("p", {}, `The game: ${plural(position.hands_played || 0, "hand")} played, pool ${position.pool}, ${position.phase}.`),
       h("ul", {}, (position.players || []).map(pl => h("li", {}, `${pl.id}: ${plural(pl.score, "point")}${pl.out ? " (out)" : ""}`)))));
@@ -731,7 +739,7 @@ function renderPosition(position) {
   const melds = hand.melds || [];
   parts.push(h("div", {class: "melds"}, h("h4", {}, "Melds on the table"),
     melds.length ? melds.map(m => h("figure", {class: "meld", "data-meld": m.id},
-      h("figcaption", {}, `${m.owner}'s ${m.kind} (meld ${m.id})`), Cards.row(m.cards)))
+      h("figcaption", {}, `${m.owner}'s ${m.kind}`), Cards.row(m.cards)))
     : h("p", {}, "none yet")));
   const builds = hand.turn && hand.turn.builds ? Object.entries(hand.turn.builds) : [];
   parts.push(h("div", {class: "seats"}, (hand.players || []).map(pl => {
@@ -755,14 +763,14 @@ function renderPosition(position) {
 }
 
 // The hand's number and its contract, for variants that deal hands by a contract table (Jamaican).
-function contractWords(hand) {
+export function contractWords(hand) {
   if (!hand.hand_number) return "";
   const params = variantParameters(page.log ? page.log.variant : page.variant);
   const row = params && params.contract && params.contract.hands ? params.contract.hands[String(hand.hand_number)] : null;
   return `Hand ${hand.hand_number}` + (row ? `: ${plural(row.cards, "card")} dealt; the contract is ${contractOf(row)}.` : ".");
 }
 
-function contractOf(row) {
+export function contractOf(row) {
   const count = n => ["no", "one", "two", "three", "four", "five"][n] || String(n);
   const parts = [];
   if (row.sets) parts.push(`${count(row.sets)} ${row.sets === 1 ? "3" : "3s"} (three or more of a rank)`);
@@ -771,14 +779,14 @@ function contractOf(row) {
 }
 
 // A seat's cards: those listed, then one card back with the count of those nobody listed.
-function seatCards(pl) {
+export function seatCards(pl) {
   const row = Cards.row(pl.hand);
   if (pl.hidden) row.append(h("span", {class: "card back"}, Cards.back(pl.hidden)));
   return row;
 }
 
 // The arrow keys step through the log wherever the focus is in the viewer (but in a text field).
-function stepKey(e) {
+export function stepKey(e) {
   if (!page.log || e.altKey || e.ctrlKey || e.metaKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName)) return;
   const to = {ArrowLeft: page.p - 1, ArrowUp: page.p - 1, ArrowRight: page.p + 1, ArrowDown: page.p + 1,
               Home: 0, End: page.log.end}[e.key];
@@ -789,30 +797,30 @@ function stepKey(e) {
 
 // -- sharing a position: a link (the state in the fragment) or a file ------------------------------
 
-function toBase64Url(bytes) {
+export function toBase64Url(bytes) {
   let text = "";
   for (let i = 0; i < bytes.length; i += 0x8000) text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-function fromBase64Url(text) {
+export function fromBase64Url(text) {
   const b64 = text.replace(/-/g, "+").replace(/_/g, "/");
   const raw = atob(b64 + "=".repeat((4 - b64.length % 4) % 4));
   return Uint8Array.from(raw, c => c.charCodeAt(0));
 }
 
-async function streamBytes(bytes, transform) {
+export async function streamBytes(bytes, transform) {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(transform)).arrayBuffer());
 }
 
 // "z" + base64url of the deflated JSON where the browser can deflate, else "j" + base64url of the JSON.
-async function encodeShare(value) {
+export async function encodeShare(value) {
   const bytes = new TextEncoder().encode(JSON.stringify(value));
   if (typeof CompressionStream === "function") return "z" + toBase64Url(await streamBytes(bytes, new CompressionStream("deflate-raw")));
   return "j" + toBase64Url(bytes);
 }
 
-async function decodeShare(text) {
+export async function decodeShare(text) {
   const bytes = fromBase64Url(text.slice(1));
   if (text[0] === "z") return JSON.parse(new TextDecoder().decode(await streamBytes(bytes, new DecompressionStream("deflate-raw"))));
   if (text[0] === "j") return JSON.parse(new TextDecoder().decode(bytes));
@@ -821,7 +829,7 @@ async function decodeShare(text) {
 
 // The position on screen as a replay request the page (or the API) reads back: the position as its
 // start and the move made from it, if any.
-function sharedLog() {
+export function sharedLog() {
   const log = page.log;
   const body = {variant: log.variant};
   if (log.rules !== undefined) body.rules = log.rules;
@@ -830,7 +838,7 @@ function sharedLog() {
   return body;
 }
 
-async function shareLink() {
+export async function shareLink() {
   const url = (await Share.link(page.log, page.p))   // a hand's position: its notation (share.js)
     || `${location.origin}${location.pathname}#position=${await encodeShare(sharedLog())}`;
   const field = $("share-url");
@@ -841,20 +849,27 @@ async function shareLink() {
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(url).catch(() => {});
 }
 
-function shareFile() { download("kalooki-position.json", sharedLog()); }
+export function shareFile() { download("kalooki-position.json", sharedLog()); }
 
-async function openFromFragment() {
-  const notation = Share.fromFragment();
-  if (notation !== null) {
+export async function openFromFragment() {
+  const shared = readFragment(location.hash);
+  if (!shared) return;
+  if (shared.kind === "ask") {  // a question with its position and answer (builder.js)
+    await openAsked(shared.value);
+    return;
+  }
+  if (shared.kind === "p") {  // a position's notation: as written, else percent-decoded
+    let notation = shared.value;
+    for (const candidate of [shared.value, ...shared.alternatives]) {
+      if ((await call("POST", "/v1/notation", {notation: candidate})).ok) { notation = candidate; break; }
+    }
     $("log-text").value = notation;
     if (await runLog(notation)) $("log").scrollIntoView();
     return;
   }
-  const match = /^#position=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  if (!match) return;
   let body;
   try {
-    body = await decodeShare(match[1]);
+    body = await decodeShare(shared.value);
   } catch (err) {
     showProblems("log-problems", $("log-text"), {title: "This link does not hold a position", detail: String(err)}, () => "the link");
     return;
@@ -866,8 +881,8 @@ async function openFromFragment() {
 
 // -- was this meld allowed? ----------------------------------------------------------------------
 
-const PALETTE_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
-const PICKER_CARDS = [...Object.keys(Cards.SUITS).flatMap(suit => PALETTE_RANKS.map(rank => rank + suit)), "JK"];
+export const PALETTE_RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
+export const PICKER_CARDS = [...Object.keys(Cards.SUITS).flatMap(suit => PALETTE_RANKS.map(rank => rank + suit)), "JK"];
 
 // The one card picker of the page (the meld check's and the position builder's): a compact grid of
 // the 52 cards, suit by suit, and a joker, small enough to leave in sight where a tapped card goes.
@@ -875,7 +890,7 @@ const PICKER_CARDS = [...Object.keys(Cards.SUITS).flatMap(suit => PALETTE_RANKS.
 // suits), Home and End go to its ends, Enter or Space picks.  Each button's name is its words alone
 // (`nameOf(code)`), the face it shows hidden from screen readers, so what is read is what is meant.
 // Drawing it again (a new destination) keeps the focus on the card that had it.
-function cardPicker(box, nameOf, onPick) {
+export function cardPicker(box, nameOf, onPick) {
   const focused = box.contains(document.activeElement) ? document.activeElement.dataset.card : null;
   const current = focused || box.dataset.current || PICKER_CARDS[0];
   const buttons = PICKER_CARDS.map(code => {
@@ -896,12 +911,12 @@ function cardPicker(box, nameOf, onPick) {
   if (focused) box.querySelector(`[data-card='${focused}']`).focus();
 }
 
-function pickerMoveTo(box, button) {
+export function pickerMoveTo(box, button) {
   for (const b of box.querySelectorAll(".pick")) b.tabIndex = b === button ? 0 : -1;
   box.dataset.current = button.dataset.card;
 }
 
-function pickerKey(box, e) {
+export function pickerKey(box, e) {
   const buttons = [...box.querySelectorAll(".pick")];
   const at = buttons.indexOf(document.activeElement);
   if (at < 0) return;
@@ -916,14 +931,14 @@ function pickerKey(box, e) {
 }
 
 // Says, for a moment, which card was just placed: the picker's button and the card where it went.
-function flashPlaced(...nodes) {
+export function flashPlaced(...nodes) {
   for (const n of nodes.filter(Boolean)) {
     n.classList.add("just-placed");
     setTimeout(() => n.classList.remove("just-placed"), 1200);
   }
 }
 
-function renderPalette() {
+export function renderPalette() {
   cardPicker($("palette"), code => `Add ${Cards.name(code)} to the meld`, (code, button) => {
     page.meld.push(code);
     renderMeld();
@@ -934,7 +949,7 @@ function renderPalette() {
 
 // A card picture as a button named in words (`name`): the picture is hidden from screen readers and
 // the words are the button's own text, so its name is what it says.
-function cardButton(code, name, attrs, onclick) {
+export function cardButton(code, name, attrs, onclick) {
   const pic = Cards.picture(code);
   pic.setAttribute("aria-hidden", "true");
   pic.removeAttribute("role");
@@ -944,7 +959,7 @@ function cardButton(code, name, attrs, onclick) {
            pic, h("span", {class: "visually-hidden"}, name));
 }
 
-function renderMeld(problemAt) {
+export function renderMeld(problemAt) {
   const box = $("meld-cards");
   if (!page.meld.length) { box.replaceChildren(h("p", {class: "empty"}, "No card chosen yet.")); return; }
   box.replaceChildren(...page.meld.map((code, i) => cardButton(code, `Take ${Cards.name(code)} (card ${i + 1}) out of the meld`,
@@ -952,7 +967,7 @@ function renderMeld(problemAt) {
     () => { page.meld.splice(i, 1); renderMeld(); })));
 }
 
-function meldWhere(pointer) {
+export function meldWhere(pointer) {
   const m = /^\/cards\/(\d+)/.exec(pointer);
   if (m) return `card ${Number(m[1]) + 1} of the meld (${Cards.name(page.meld[Number(m[1])] || "?")})`;
   if (pointer === "/cards") return "the meld";
@@ -961,45 +976,46 @@ function meldWhere(pointer) {
   return ordinalPath(pointer);
 }
 
-async function checkMeld() {
-  const kind = $("meld-kind").value;
-  const body = {variant: page.variant, cards: page.meld};
+// The meld check: `cards` (the meld section's, or the question's), answered in `box`.
+export async function checkMeld(cards = page.meld, kind = $("meld-kind").value, box = $("meld-answer"), own = true) {
+  const body = {variant: page.variant, cards: cards.slice()};
   if (kind) body.declarations = {kind};
   clearProblems("meld-problems", $("meld-kind"));
   clearProblems("variant-problems", $("variant"));
-  $("meld-answer").replaceChildren();
+  box.replaceChildren();
   const r = await call("POST", "/v1/melds/check", body);
   if (!r.ok) {
     const errors = (r.body && r.body.errors) || [];
     const at = new Set(errors.map(e => /^\/cards\/(\d+)/.exec(e.pointer || "")).filter(Boolean).map(m => Number(m[1])));
-    renderMeld(at);
+    if (own) renderMeld(at);
     if (errors.some(e => e.pointer === "/variant")) showProblems("variant-problems", $("variant"), r.body, meldWhere);
     else showProblems("meld-problems", errors.some(e => (e.pointer || "").startsWith("/declarations")) ? $("meld-kind") : null, r.body, meldWhere);
     return;
   }
-  renderMeld();
+  if (own) renderMeld();
   const res = await rulesResources(body.variant);
   const a = r.body;
   const under = `under ${variantName(body.variant)}`;
   if (a.valid) {
     const jokers = (a.jokers || []).length ? ` It holds ${a.jokers.map(j => Cards.name(`JK(=${j})`)).join(" and ")}.` : "";
-    $("meld-answer").replaceChildren(h("div", {class: "meld-verdict legal"},
+    box.replaceChildren(h("div", {class: "meld-verdict legal"},
       h("p", {}, h("strong", {}, "Yes, this meld is allowed "), under, `: a ${a.kind} worth ${plural(a.value, "point")}.`, jokers),
       Cards.row(a.cards), tableNow("The meld stands as laid.")));
     return;
   }
   if (a.ambiguous && (a.readings || []).length) {  // not a refusal: a question back
-    $("meld-answer").replaceChildren(readingsQuestion(a, res, under));
+    box.replaceChildren(readingsQuestion(a, res, under));
     return;
   }
   const parts = [h("p", {}, h("strong", {}, "No, this meld is not allowed "), under, ".")];
   if (a.violation) parts.push(violationBlock(a.violation, res, "Why: ", tooFewWords(body, a)));
   parts.push(tableNow("A meld laid like this goes back into the player's hand; the player may lay it again as the rules allow."));
-  $("meld-answer").replaceChildren(h("div", {class: "meld-verdict illegal"}, parts));
+  box.replaceChildren(h("div", {class: "meld-verdict illegal"}, parts));
+  return a;
 }
 
 // Fewer cards than any meld has, laid as whatever they can be: said as that, not as a run's rule alone.
-function tooFewWords(body, answer) {
+export function tooFewWords(body, answer) {
   const melds = (variantParameters(body.variant) || {}).melds;
   if (body.declarations || !melds || !answer.violation) return null;
   const least = Math.min(melds.run.min, melds.set.min);
@@ -1009,7 +1025,7 @@ function tooFewWords(body, answer) {
 
 // Jokers that can be read more than one way: the referee asks which was meant, each reading a button
 // that checks the meld as that reading.
-function readingsQuestion(a, res, under) {
+export function readingsQuestion(a, res, under) {
   const kinds = new Set(a.readings.map(r => r.kind));
   const ask = kinds.size > 1 ? "Run or set? These cards can be laid either way: which did you mean?"
                              : "It could be either: which did you mean?";
@@ -1044,7 +1060,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("viewer").addEventListener("keydown", stepKey);
   $("share-link").addEventListener("click", shareLink);
   $("share-file").addEventListener("click", shareFile);
-  $("meld-check").addEventListener("click", checkMeld);
+  $("meld-check").addEventListener("click", () => checkMeld());
   $("meld-clear").addEventListener("click", () => {
     page.meld = []; renderMeld(); $("meld-answer").replaceChildren(); clearProblems("meld-problems", $("meld-kind"));
   });

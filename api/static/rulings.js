@@ -3,13 +3,13 @@
 // in the browser itself (WebCrypto's Ed25519) against the key the referee publishes (GET /v1/keys), so
 // the check does not rest on the referee's word.  What is signed is api/signing.py's: the RFC 8785
 // canonical form of {"request": ..., "answer": <the answer without its signature>}.  Uses page.js.
-"use strict";
+import {$, h, download, call, idsDetails, clearProblems, showProblems, variantName, isObject, describeAction} from "./page.js";
 
 // RFC 8785 (JSON Canonicalization Scheme) for the JSON the referee reads and writes: objects with
 // their keys sorted by UTF-16 code units (JavaScript's own string order), no whitespace; strings and
 // numbers written as JSON.stringify writes them, which is how RFC 8785 defines them (the referee
 // writes integers only; a number it cannot write exactly it refuses to sign).
-function canonicalJson(value) {
+export function canonicalJson(value) {
   if (value === null || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new TypeError("a number JSON cannot hold");
@@ -23,19 +23,19 @@ function canonicalJson(value) {
 }
 
 // The bytes a ruling's signature covers.
-function signedMessage(request, answer) {
+export function signedMessage(request, answer) {
   const bare = Object.fromEntries(Object.entries(answer).filter(([k]) => k !== "signature"));
   return new TextEncoder().encode(canonicalJson({request, answer: bare}));
 }
 
 // Standard base64 (with its padding, nothing else) as bytes; null when the text is not that.
-function base64Bytes(text) {
+export function base64Bytes(text) {
   if (typeof text !== "string" || text.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(text)) return null;
   try { return Uint8Array.from(atob(text), c => c.charCodeAt(0)); } catch (err) { return null; }
 }
 
 // A key's id as api/signing.py names it: "ed25519:" and the first 16 hex digits of SHA-256 of its raw bytes.
-async function keyIdOf(raw) {
+export async function keyIdOf(raw) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", raw));
   return "ed25519:" + [...digest].map(b => b.toString(16).padStart(2, "0")).join("").slice(0, 16);
 }
@@ -44,7 +44,7 @@ class NotVerified extends Error {}
 
 // Checks a signed ruling against public keys ({key_id: raw bytes}); the key id that signed it, or
 // NotVerified with the reason.  The same decisions, in the same order, as api/signing.py's verify.
-async function verifyRuling(request, answer, keys) {
+export async function verifyRuling(request, answer, keys) {
   const signature = answer.signature;
   if (!isObject(signature)) throw new NotVerified("the answer carries no signature");
   if (signature.alg !== "Ed25519") throw new NotVerified(`the signature's algorithm is ${JSON.stringify(signature.alg)}, not Ed25519`);
@@ -70,7 +70,7 @@ async function verifyRuling(request, answer, keys) {
 // A "Sign this verdict" button for the adjudicate request `requestOf()` gives: the referee signs its
 // verdict, and the request with the signed answer is offered as a file (what the check below reads,
 // and `kalooki-referee verify` too).
-function signButton(requestOf) {
+export function signButton(requestOf) {
   const note = h("span", {class: "sign-note", role: "status"});
   const button = h("button", {type: "button", class: "sign", onclick: async () => {
     note.textContent = "Asking the referee to sign\u2026";
@@ -89,7 +89,7 @@ function signButton(requestOf) {
 // -- checking a signed ruling ----------------------------------------------------------------------
 
 // The public keys to check with: the one pasted, else those the referee publishes.
-async function checkingKeys() {
+export async function checkingKeys() {
   const pasted = $("signed-key").value.trim();
   if (pasted) {
     const raw = base64Bytes(pasted);
@@ -113,7 +113,7 @@ async function checkingKeys() {
   return {keys, published: r.body.keys || []};
 }
 
-function rulingSummary(request, answer) {
+export function rulingSummary(request, answer) {
   if (typeof answer.legal !== "boolean") return "";
   const action = isObject(request) && isObject(request.action) ? request.action : null;
   const who = action && action.player ? action.player : "The player to act";
@@ -126,7 +126,7 @@ function rulingSummary(request, answer) {
     idsDetails(["rules broken", clauses.join(", ")]));
 }
 
-async function checkRuling(text) {
+export async function checkRuling(text) {
   const field = $("signed-text");
   clearProblems("signed-problems", field);
   clearProblems("signed-key-problems", $("signed-key"));

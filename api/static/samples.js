@@ -3,9 +3,9 @@
 // own vectors (vectors/<variant>/*.json, the id given) with the move in dispute; the Jamaican one starts from
 // the position of jamaican.penalties.over-call-upheld and plays a call, an allow, an over-call challenge, a
 // reported penalty and a disputed pluck.  Uses page.js (h, $, runLog).
-"use strict";
+import {$, h, call, runLog} from "./page.js";
 
-const SAMPLES = [
+export const SAMPLES = [
   {"id":"british","title":"British: may a heart go on a run of clubs?","story":"The eight of hearts cannot extend a run of clubs.","vector":"british.builds.wrong-suit-on-a-run","log":{"variant":"british","state":{"players":[{"id":"P1","hand":["AS","JS","8H","7H","2D","QC","10C","9C","8C","4C","3C","JK"],"opened":true},{"id":"P2","hand":["QS","10S","8S","6S","4S","2S","QD","10D","8D","6D","4D","3D","2D"],"opened":true},{"id":"P3","hand":["KH","JH","9H","7H","5H","3H","AD","KC","JC","9C","7C","5C","3C"]},{"id":"P4","hand":["QH","10H","8H","6H","4H","2H","AC","QC","10C","8C","6C","4C","2C"]}],"melds":[{"id":"m1","owner":"P1","kind":"run","cards":["5C","6C","7C"]},{"id":"m2","owner":"P2","kind":"set","cards":["QS","QH","QD"]},{"id":"m3","owner":"P2","kind":"set","cards":["KS","KH","KD","KC"]}],"dealer":"P4","to_act":"P1","phase":"play","turn":{"drawn":"AS","source":"stock"},"discard":["9S"],"stock":["AS","KS","JS","10S","9S","8S","7S","6S","5S","4S","3S","2S","AH","JH","10H","9H","6H","5H","4H","3H","2H","AD","KD","JD","10D","9D","8D","7D","6D","5D","4D","3D","AC","JC","2C","7S","5S","3S","AH","JD","9D","7D","5D","JK"]},"action":{"type":"build","meld":"m1","cards":["8H"],"end":"high"}}},
   {"id":"north_american_uspcc","title":"USPCC: may I take the discard and keep it before I have opened?","story":"P1 takes the nine of diamonds, lays nothing and discards the five of spades; a player who has not opened may not take the discard to keep it.","vector":"north_american_uspcc.draw.discard-taken-and-kept-before-opening","log":{"variant":"north_american_uspcc","state":{"players":[{"id":"P1","hand":["AS","9S","5S","AH","KH","QH","JH","8H","2H","AD","7D","9C","4C","3C","2C"]},{"id":"P2","hand":["QS","10S","8S","6S","6S","4S","2S","7H","5H","QD","10D","8D","4D","3D","2D"]},{"id":"P3","hand":["KS","JS","7S","5S","3S","10H","4H","3H","KD","JD","7D","5D","10C","6C","5C"]},{"id":"P4","hand":["KS","4S","8H","6H","2H","6D","3D","2D","AC","KC","QC","JC","10C","5C","JK"]}],"dealer":"P4","to_act":"P1","phase":"draw","first_play":false,"discard":["9D","4C"],"stock":["AS","QS","JS","10S","9S","8S","7S","3S","2S","AH","KH","QH","JH","10H","9H","7H","6H","5H","4H","3H","AD","KD","QD","JD","10D","9D","8D","6D","5D","4D","AC","KC","QC","JC","9C","8C","7C","6C","3C","2C","9H","8C","7C","JK","JK","JK"],"melds":[]},"action":{"type":"turn","actions":[{"type":"draw","source":"discard","card":"9D"},{"type":"discard","card":"5S"}]}}},
   {"id":"kalooki_co_uk","title":"kalooki.co.uk: may I keep a joker I freed from a run?","story":"P1 frees the run's joker with the 6H and then discards, keeping the joker for later; a freed joker cannot be held in the hand.","vector":"kalooki_co_uk.joker-exchange.released-joker-kept-in-hand","log":{"variant":"kalooki_co_uk","state":{"players":[{"id":"P1","hand":["8S","4S","3S","10H","6H","KD","10D","10C","2C"],"opened":true},{"id":"P2","hand":["JS","7S","5S","2C"],"opened":true},{"id":"P3","hand":["KS","QS","6S","2S","AD","QD","8D","6D","4D","3D","2D","5C","3C"]},{"id":"P4","hand":["KH","QH","8H","4H","3H","2H","JD","KC","QC","JC","8C","6C","4C"]}],"melds":[{"id":"m1","owner":"P2","kind":"run","cards":["5H","JK(=6H)","7H"]},{"id":"m2","owner":"P2","kind":"set","cards":["10S","10D","JK(=10)"]},{"id":"m5","owner":"P1","kind":"set","cards":["AS","AH","AC"]}],"dealer":"P4","to_act":"P1","phase":"play","turn":{"drawn":"2C","source":"stock"},"discard":["9D"],"stock":["AS","KS","QS","JS","10S","9S","8S","7S","6S","5S","4S","3S","2S","AH","KH","QH","JH","10H","9H","8H","7H","6H","5H","4H","3H","2H","AD","KD","QD","JD","9D","8D","7D","6D","5D","4D","3D","2D","AC","KC","QC","JC","10C","9C","8C","7C","6C","5C","4C","3C","9S","JH","9H","7D","5D","9C","7C"]},"action":{"type":"turn","actions":[{"type":"swap_joker","meld":"m1","naturals":["6H"]},{"type":"discard","card":"2C"}]}}},
@@ -13,17 +13,17 @@ const SAMPLES = [
   {"id":"jamaican","title":"Jamaican: a call, an allow, an over-call challenged, a penalty","story":"Hand 2 of the nine (10 cards, two 3s and a 4 to lay). P1 has just discarded the eight of hearts and P2 is to pluck; P3 has called four times this deal, one more than allowed, and nobody stopped it. P4 calls the eight, P2 allows the call, P1 challenges P3's over-call, the table reports that P2 did not pluck, and P2 then takes the discard instead of plucking from the stock.","vector":"jamaican.penalties.over-call-upheld (its position)","log":{"variant":"jamaican","start":{"state":{"players":[{"id":"P1","hand":["3D","2D"]},{"id":"P2","hand":["AS","QS","10S","8S","6S","4S","3S","2S","3D"]},{"id":"P3","hand":["9S","9S","7S","7S","2H","2H","AD","QD","10D","8D","6D","5D","5D","4D","2D","4C","3C"],"calls":4},{"id":"P4","hand":["8H","7H","3H","AC","QC","10C","8C","6C","2C"]}],"melds":[],"dealer":"P4","to_act":"P2","phase":"draw","hand_number":2,"discard":["8H","4C"],"stock":["AS","KS","QS","JS","10S","8S","6S","5S","4S","3S","2S","AH","KH","QH","JH","10H","9H","7H","6H","5H","4H","3H","AD","KD","QD","JD","10D","9D","8D","7D","6D","4D","AC","KC","QC","JC","10C","9C","8C","7C","6C","5C","3C","2C","KS","JS","5S","AH","KH","QH","JH","10H","9H","6H","5H","4H","KD","JD","9D","7D","KC","JC","9C","7C","5C","JK","JK","JK","JK"]}},"actions":[{"type":"call","player":"P4"},{"type":"allow","caller":"P4","player":"P2"},{"type":"challenge","player":"P1","target":"P3","claim":"overcall"},{"type":"penalty","player":"P2","infraction":"missing_pluck"},{"type":"draw","source":"discard","player":"P2"}]}},
 ];
 
-function renderSamples() {
+export function renderSamples() {
   $("sample-list").replaceChildren(...SAMPLES.map((s, i) => h("option", {value: i}, s.title)));
   showSampleStory();
 }
 
-function showSampleStory() {
+export function showSampleStory() {
   const s = SAMPLES[Number($("sample-list").value)];
   $("sample-story").textContent = s ? s.story : "";
 }
 
-async function openSample() {
+export async function openSample() {
   const s = SAMPLES[Number($("sample-list").value)];
   if (!s) return;
   $("log-text").value = JSON.stringify(s.log, null, 1);

@@ -2,9 +2,9 @@
 // text to copy; such a link, or a notation pasted into the log box, opens the position.  page.js calls
 // Share.link() when sharing, Share.asLog() when reading the log box and Share.fromFragment() when
 // opening a link (links of the older #position= form still open there).
-"use strict";
+import {$, h, call} from "./page.js";
 
-const Share = (() => {
+export const Share = (() => {
   const PREFIX = "#p=";
 
   function isNotation(text) { return /^K1\//.test(text.trim()); }

@@ -4,28 +4,31 @@
 // for the whole sheet so far and shows the running totals, eliminations, buy-ins, payments and the
 // pool, and the first entry that disagrees with the rules, in words.  In the contract game each row
 // shows its hand's contract; a bend is the hand won in one go.  Uses page.js and builder.js (variantParameters).
-"use strict";
+import {variantParameters} from "./builder.js";
+import {$, h, plural, ordinalPath, call, rulesResources, violationBlock, clearProblems, showProblems, page, tableNow, contractOf,
+        cardPicker, cardButton, describeEvent} from "./page.js";
+import {Cards} from "./cards.js";
 
-const sheet = {players: [], hands: [], answer: null};
+export const sheet = {players: [], hands: [], answer: null, cards: {}, picking: null};
 
-function sheetPlayers(n) { return Array.from({length: n}, (_, i) => `Player ${i + 1}`); }
+export function sheetPlayers(n) { return Array.from({length: n}, (_, i) => `Player ${i + 1}`); }
 
-function sheetParams() { return variantParameters(page.variant) || {}; }
+export function sheetParams() { return variantParameters(page.variant) || {}; }
 
-function howChoices(params) {
+export function howChoices(params) {
   const bend = params.kalookie && params.kalookie.first_down_only;
   return [["call_up", "went out"],
           ["kalookie", bend ? "a bend: went out in the turn they first laid" : "went out all at once (a kalookie)"],
           ["void", "nobody: the stock ran out and the hand is void"]];
 }
 
-function contractRow(params, n) {
+export function contractRow(params, n) {
   const hands = params.contract && params.contract.hands;
   return hands ? hands[String(n)] || null : null;
 }
 
 // The form for the next hand: a winner, how it ended, and a line per player.
-function renderSheetForm() {
+export function renderSheetForm() {
   const params = sheetParams();
   const n = sheet.hands.length + 1;
   const row = contractRow(params, n);
@@ -38,6 +41,7 @@ function renderSheetForm() {
   $("sheet-cut").checked = false;
   $("sheet-lines").replaceChildren(...sheet.players.map((p, i) => h("fieldset", {class: "sheet-line", "data-player": p},
     h("legend", {}, p),
+    cardsLeft(p, i),
     h("label", {for: `sheet-pen-${i}`}, "Penalty points this hand"),
     h("input", {type: "number", id: `sheet-pen-${i}`, min: 0, max: 10000, step: 1, inputmode: "numeric", class: "sheet-pen"}),
     h("label", {for: `sheet-total-${i}`}, "Total written on the sheet (if any)"),
@@ -50,8 +54,38 @@ function renderSheetForm() {
   $("sheet-undo").disabled = !sheet.hands.length;
 }
 
+// A loser's cards left in hand, tapped in: the referee counts their penalty points from them.
+function cardsLeft(p, i) {
+  const cards = sheet.cards[p] || [];
+  const open = sheet.picking === p;
+  const box = h("div", {class: "sheet-cards", id: `sheet-cards-${i}`},
+    h("p", {class: "area-help", id: `sheet-cards-${i}-said`}, cards.length ? `Cards left: ${Cards.names(cards)}.` : "No cards tapped in."),
+    h("div", {class: "card-row meld-row"}, cards.map((code, k) => cardButton(code, `Take ${Cards.name(code)} out of ${p}'s cards`, {},
+      () => { cards.splice(k, 1); redrawCards(p, i); }))),
+    h("button", {type: "button", class: "sheet-pick", "aria-expanded": String(open),
+                 onclick: () => { const was = sheet.picking; sheet.picking = open ? null : p;
+                                                   sheet.players.forEach((q, j) => { if (q === p || q === was) redrawCards(q, j); });
+                                                   $(`sheet-cards-${i}`).querySelector(".sheet-pick").focus(); }},
+      open ? `Done with ${p}'s cards` : `Tap ${p}'s cards left in hand`));
+  if (open) {
+    const picker = h("div", {class: "picker", role: "group", "aria-label": `Cards left in ${p}'s hand`});
+    box.append(picker);
+    cardPicker(picker, code => `Put ${Cards.name(code)} in ${p}'s cards`, code => {
+      (sheet.cards[p] = sheet.cards[p] || []).push(code);
+      redrawCards(p, i, code);
+    });
+  }
+  return box;
+}
+
+// One line's cards drawn again (the typed figures of the form stay), the focus kept on the card tapped.
+function redrawCards(p, i, tapped) {
+  $(`sheet-cards-${i}`).replaceWith(cardsLeft(p, i));
+  if (tapped) $(`sheet-cards-${i}`).querySelector(`.pick[data-card='${tapped}']`).focus();
+}
+
 // The winner's line takes no penalty; a void hand has no winner.
-function syncWinner() {
+export function syncWinner() {
   const how = $("sheet-how").value;
   $("sheet-winner").disabled = how === "void";
   for (const line of document.querySelectorAll(".sheet-line")) {
@@ -62,13 +96,13 @@ function syncWinner() {
   }
 }
 
-function numberOf(input) {
+export function numberOf(input) {
   const text = input ? input.value.trim() : "";
   return text === "" ? null : Number(text);
 }
 
 // The entry of the hand as written in the form (HandEntry of openapi.yaml).
-function entryFromForm() {
+export function entryFromForm() {
   const how = $("sheet-how").value;
   const entry = {how, winner: how === "void" ? null : $("sheet-winner").value};
   const table = cls => {
@@ -80,7 +114,16 @@ function entryFromForm() {
     return out;
   };
   const penalties = table(".sheet-pen"), scores = table(".sheet-total"), infractions = table(".sheet-inf");
+  // a loser whose cards were tapped in is scored from the cards; the others from the figures typed
+  const hands = {};
+  for (const p of sheet.players) {
+    if (how !== "void" && p !== entry.winner && (sheet.cards[p] || []).length) {
+      hands[p] = sheet.cards[p].slice();
+      delete penalties[p];
+    }
+  }
   if (how !== "void") entry.penalties = penalties;
+  if (Object.keys(hands).length) entry.hands = hands;
   if (Object.keys(scores).length) entry.scores = scores;
   if (Object.keys(infractions).length) entry.infractions = infractions;
   if (!$("sheet-cut-control").hidden && $("sheet-cut").checked) entry.cut_bonus = true;
@@ -90,11 +133,11 @@ function entryFromForm() {
   return entry;
 }
 
-function sheetRequest(hands) {
+export function sheetRequest(hands) {
   return {variant: page.variant, players: sheet.players.slice(), hands};
 }
 
-function sheetWhere(pointer) {
+export function sheetWhere(pointer) {
   const m = /^\/hands\/(\d+)(?:\/(\w+)(?:\/(.+))?)?/.exec(pointer);
   if (!m) return ordinalPath(pointer);
   const field = {penalties: "penalty points", scores: "total written", infractions: "penalties reported", winner: "winner",
@@ -102,7 +145,7 @@ function sheetWhere(pointer) {
   return `hand ${Number(m[1]) + 1}${field ? `, ${field}` : ""}${m[3] ? ` of ${m[3].replace(/~1/g, "/").replace(/~0/g, "~")}` : ""}`;
 }
 
-async function addHand() {
+export async function addHand() {
   clearProblems("sheet-problems");
   const entry = entryFromForm();
   const hands = [...sheet.hands, entry];
@@ -113,11 +156,15 @@ async function addHand() {
   }
   sheet.hands = hands;
   sheet.answer = r.body;
+  sheet.cards = {};
+  sheet.picking = null;
   await renderSheet();
   renderSheetForm();
 }
 
-async function renderSheet() {
+function payWords(amount) { return amount > 0 ? `gets ${amount}` : amount < 0 ? `pays ${-amount}` : "pays nothing"; }
+
+export async function renderSheet() {
   const a = sheet.answer;
   const box = $("sheet-answer");
   if (!a) { box.replaceChildren(); return; }
@@ -125,12 +172,13 @@ async function renderSheet() {
   const res = await rulesResources(page.variant);
   const bad = a.inconsistency;
   const rows = a.rows.map((row, i) => h("tr", {"data-hand": row.hand, class: bad && bad.hand === row.hand ? "has-problem" : ""},
-    h("th", {scope: "row"}, String(row.hand), contractRow(params, row.hand) ? h("span", {class: "contract-cell"}, ` ${contractOf(contractRow(params, row.hand))}`) : ""),
-    h("td", {}, row.how === "void" ? "void" : `${row.winner} ${(howChoices(params).find(c => c[0] === row.how) || [0, row.how])[1]}`),
-    sheet.players.map(p => h("td", {"data-player": p}, String((row.scores || {})[p] ?? ""),
-      (row.ledger || {})[p] !== undefined && (row.payments || {})[p] !== undefined ? h("span", {class: "ledger"}, ` (paid ${(row.payments || {})[p]}, ${row.ledger[p]} so far)`) : "")),
-    h("td", {}, String(row.pool)),
-    h("td", {}, [(row.eliminated || []).length ? `out: ${row.eliminated.join(", ")}` : "",
+    h("th", {scope: "row"}, `Hand ${row.hand}`, contractRow(params, row.hand) ? h("span", {class: "contract-cell"}, ` ${contractOf(contractRow(params, row.hand))}`) : ""),
+    h("td", {"data-label": "Ended"}, row.how === "void" ? "void" : `${row.winner} ${(howChoices(params).find(c => c[0] === row.how) || [0, row.how])[1]}`),
+    sheet.players.map(p => h("td", {"data-player": p, "data-label": p}, String((row.scores || {})[p] ?? ""),
+      (row.penalties || {})[p] !== undefined ? h("span", {class: "penalty"}, ` (${plural(row.penalties[p], "point")} this hand)`) : "",
+      (row.payments || {})[p] !== undefined ? h("span", {class: "ledger"}, ` ${payWords(row.payments[p])}`) : "")),
+    h("td", {"data-label": "Pool"}, String(row.pool)),
+    h("td", {"data-label": "Out, buy-ins"}, [(row.eliminated || []).length ? `out: ${row.eliminated.join(", ")}` : "",
                  Object.entries(row.buy_ins || {}).map(([p, yes]) => `${p} ${yes ? "bought back in" : "did not buy back in"}`).join("; ")].filter(Boolean).join("; "))));
   const parts = [
     h("div", {class: "sheet-table-wrap", tabindex: "0", role: "region", "aria-label": "The score sheet"}, h("table", {class: "sheet-table"},
@@ -140,7 +188,19 @@ async function renderSheet() {
       h("tbody", {}, rows))),
     h("p", {class: "sheet-state"}, a.winner ? `${a.winner} won the game.` : `The game is ${a.phase === "over" ? "over" : "going on"}; the pool holds ${a.pool}.`,
       (a.buy_in_queue || []).length ? ` May buy back in: ${a.buy_in_queue.join(", ")}.` : "",
-      a.settlement ? ` Settlement: ${Object.entries(a.settlement).map(([p, v]) => `${p} ${v >= 0 ? "+" : ""}${v}`).join(", ")}.` : "")];
+      a.settlement ? ` Settlement: ${Object.entries(a.settlement).map(([p, v]) => `${p} ${payWords(v)}`).join(", ")}.` : ""),
+    eventsSaid(a.events || [])];
+  const offered = (a.events || []).filter(e => e.type === "buy_in_offered").flatMap(e => e.players);
+  if (bad && bad.pointer === `/hands/${sheet.hands.length - 1}/buy_ins` && offered.length) {
+    // not a mistake of the sheet: the players over the limit have yet to say whether they buy back in
+    parts.unshift(h("div", {class: "verdict sheet-buy-in", id: "sheet-buy-in"},
+      h("p", {class: "verdict-word"}, h("strong", {}, `${offered.join(" and ")} went over the limit: may buy back in.`)),
+      offered.map(p => h("div", {class: "controls"},
+        h("button", {type: "button", onclick: () => decideBuyIn(p, true)}, `${p} buys back in`),
+        h("button", {type: "button", onclick: () => decideBuyIn(p, false)}, `${p} goes out`)))));
+    box.replaceChildren(...parts);
+    return;
+  }
   if (bad) {
     parts.unshift(h("div", {class: "verdict illegal sheet-inconsistency", "data-hand": bad.hand},
       h("p", {class: "verdict-word"}, h("strong", {}, `Hand ${bad.hand} disagrees with the rules`), ` (${sheetWhere(bad.pointer)}).`),
@@ -153,8 +213,29 @@ async function renderSheet() {
   box.replaceChildren(...parts);
 }
 
+// A player over the limit decides: the last hand's entry says so, and the sheet is asked again.
+async function decideBuyIn(player, yes) {
+  const last = sheet.hands[sheet.hands.length - 1];
+  const hands = [...sheet.hands.slice(0, -1), {...last, buy_ins: {...(last.buy_ins || {}), [player]: yes}}];
+  const r = await call("POST", "/v1/scoresheet", sheetRequest(hands));
+  if (!r.ok) {
+    showProblems("sheet-problems", null, r.body, sheetWhere);
+    return;
+  }
+  sheet.hands = hands;
+  sheet.answer = r.body;
+  await renderSheet();
+  renderSheetForm();
+}
+
+// Who went out of the game, who may buy back in and who did, in words.
+function eventsSaid(events) {
+  const said = events.filter(e => ["eliminated", "buy_in_offered", "bought_in", "moved_to_new_table", "game_won"].includes(e.type));
+  return said.length ? h("ul", {class: "sheet-events"}, said.map(e => h("li", {}, describeEvent(e)))) : "";
+}
+
 // The last hand taken off the sheet (to enter it again, put right).
-async function undoHand() {
+export async function undoHand() {
   clearProblems("sheet-problems");
   sheet.hands = sheet.hands.slice(0, -1);
   sheet.answer = null;
@@ -166,7 +247,7 @@ async function undoHand() {
   renderSheetForm();
 }
 
-function resetSheet() {
+export function resetSheet() {
   const params = sheetParams();
   const select = $("sheet-players");
   const min = (params.players && params.players.min) || 2, max = (params.players && params.players.max) || 6;
@@ -175,6 +256,8 @@ function resetSheet() {
   sheet.players = sheetPlayers(chosen);
   sheet.hands = [];
   sheet.answer = null;
+  sheet.cards = {};
+  sheet.picking = null;
   clearProblems("sheet-problems");
   renderSheet();
   renderSheetForm();

@@ -16,6 +16,7 @@ STATIC = ROOT / "api" / "static"
 CONTENT_TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 # The one absolute address the assets may hold: the SVG namespace, a name that is never fetched.
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
+MODULE_IMPORT = re.compile(r"""\bfrom\s+["'](\./[\w.-]+\.js)["']|^import\s+["'](\./[\w.-]+\.js)["']""", re.M)
 ADDRESS = re.compile(r"(?i)\b(?:https?|ftp|wss?):|(?<![\w/])//[\w.-]+\.[a-z]{2,}")
 
 
@@ -51,14 +52,24 @@ def test_the_page_and_its_assets_are_served_with_their_content_types(client):
     assert "default-src 'self'" in CONTENT_SECURITY_POLICY and "frame-ancestors 'none'" in CONTENT_SECURITY_POLICY
     refs = _references(page.get_data(as_text=True))
     assets = [v for tag, name, v in refs if (tag, name) in (("script", "src"), ("link", "href"))]
-    assert len(assets) >= 3  # the stylesheet, the card pictures, the page's script
+    assert len(assets) >= 2  # the stylesheet and the page's entry module
     for path in assets:
         assert path.startswith("/static/"), path
         answer = client.get(path)
         assert answer.status_code == 200, path
         assert answer.mimetype == CONTENT_TYPES[Path(path).suffix], (path, answer.mimetype)
-    # every file of the app is one the page loads (nothing lies unused) and is served
-    served = {Path(p).name for p in assets} | {"index.html"}
+    # every file of the app is one the page loads, itself or through a module's imports (nothing lies
+    # unused), and is served with its content type
+    served, todo = {"index.html"}, [Path(p).name for p in assets]
+    while todo:
+        name = todo.pop()
+        if name in served:
+            continue
+        served.add(name)
+        answer = client.get(f"/static/{name}")
+        assert answer.status_code == 200 and answer.mimetype == CONTENT_TYPES[Path(name).suffix], name
+        if name.endswith(".js"):
+            todo += [Path(a or b).name for a, b in MODULE_IMPORT.findall(answer.get_data(as_text=True))]
     assert served == {p.name for p in STATIC.iterdir()}
     # browsers ask for /favicon.ico whatever the page links: they get the page's icon, not a 404
     icon = client.get("/favicon.ico")

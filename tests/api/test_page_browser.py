@@ -137,8 +137,8 @@ def expected_citation(base_url: str, variant: str, violation: dict) -> dict:
 
 def assert_cites(block, cited: dict) -> None:
     from playwright.sync_api import expect
-    expect(block).to_contain_text(cited["message"])
-    expect(block).to_contain_text(cited["statement"])
+    expect(block).to_contain_text(in_words(cited["message"]))
+    expect(block).to_contain_text(in_words(cited["statement"]))
     expect(block).to_contain_text(cited["clause"])
     for title, section in cited["sources"]:
         item = block.locator("li.source").filter(has_text=title).filter(has_text=section)
@@ -367,7 +367,8 @@ def test_a_shared_link_and_a_downloaded_file_reopen_the_same_position(open_page,
     step_text = page.locator("#verdict h4").inner_text().split(": ", 1)[1]
 
     # a link of the older form (the position and the step made from it, deflated) still opens
-    link = base_url + "/#position=" + page.evaluate("async () => encodeShare(sharedLog())")
+    link = base_url + "/#position=" + page.evaluate(
+        "async () => { const m = await import('/static/page.js'); return m.encodeShare(m.sharedLog()); }")
     fragment = link.split("#position=", 1)[1]
     assert re.fullmatch(r"[A-Za-z0-9_-]+", fragment) and "{" not in fragment
 
@@ -414,6 +415,11 @@ def card_names(codes: list[str]) -> str:
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def in_words(text: str) -> str:
+    """The referee's words as the page shows them: each card code named ("2D" -> "the two of diamonds")."""
+    return re.sub(r"\bJK\b|\b(?:10|[2-9AKQJ])[SHDC]\b", lambda m: "a joker" if m.group(0) == "JK" else card_names([m.group(0)]), text)
+
+
 def put(page, area: str, card: str) -> None:
     """Clicks a card picture into one part of the position being set out (``area`` as the page names it)."""
     page.get_by_role("radio", name=area, exact=True).check()
@@ -431,10 +437,10 @@ def opened_table_with_a_run(page, question: str) -> None:
     """Three at the table, you have opened, and a run of the five, six and seven of clubs lies on it."""
     page.get_by_label("Your question").select_option(question)
     page.get_by_label("Players at the table").select_option("3")
-    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_label("I have already come down (laid my first meld)").check()
     page.get_by_role("button", name="Put another meld on the table").click()
     for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
-        put(page, "meld m1 on the table", card)
+        put(page, "the first meld on the table", card)
 
 
 def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(open_page, base_url):
@@ -452,15 +458,18 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     put(page, "the top of the discard pile", "the two of diamonds")
     request, answer = asked(page)
 
-    # the position sent is the one set out; what nobody laid out goes as counts (the other hands
-    # hold what the variant deals, the stock the rest of the pack), never as invented cards
+    # the position sent is the one set out; what nobody laid out goes as counts worked out from the deal
+    # (each hand holds what the variant deals, less what its player laid, plus the card you drew this
+    # turn; the stock the rest of the pack), never as invented cards
     state, me = request["state"], request["state"]["players"][0]
+    dealt = british["deal"]["cards_each"]
     assert request["variant"] == "british" and state["to_act"] == me["id"] and me["opened"] is True
-    assert sorted(me["hand"]) == sorted(["KH", "JK", "8C", "9C", "10C"]) and "hidden" not in me
+    assert sorted(me["hand"]) == sorted(["KH", "JK", "8C", "9C", "10C"]) and me["hidden"] == dealt + 1 - 5
     assert [m["cards"] for m in state["melds"]] == [["5C", "6C", "7C"]] and state["discard"] == ["2D"]
     assert request["action"] == {"type": "build", "meld": state["melds"][0]["id"], "cards": ["8C", "9C", "10C"]}
     assert len(state["players"]) == 3
-    assert all(p["hand"] == [] and p["hidden"] == british["deal"]["cards_each"] for p in state["players"][1:])
+    assert state["melds"][0]["owner"] == "Player 2"
+    assert [p["hidden"] for p in state["players"][1:]] == [dealt - 3, dealt] and all(p["hand"] == [] for p in state["players"][1:])
     assert state["stock"] == []
     held = (sum(len(p["hand"]) + p.get("hidden", 0) for p in state["players"]) + state["stock_hidden"]
             + len(state["discard"]) + 3)
@@ -496,22 +505,22 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
 
     # not opened, with five cards of the hand left out: whether the discard may be taken depends on
     # cards nobody listed, and the page says so, with what the referee would need to see
-    page.get_by_label("I have already laid my first meld (opened)").uncheck()
-    page.get_by_label("Cards of mine not laid out").fill("5")
+    page.get_by_label("I have already come down (laid my first meld)").uncheck()
+    page.get_by_label("Cards of yours not tapped in").fill("5")
     page.get_by_label("Cards in each other player's hand").fill("11")
     request, answer = asked(page)
     assert request["state"]["players"][0]["hidden"] == 5
     assert [p["hidden"] for p in request["state"]["players"][1:]] == [11, 11]
     assert answer == api(base_url, "/v1/adjudicate", request)[1] and answer["legal"] is None
     box = page.locator("#build-answer .verdict.undetermined")
-    expect(box).to_contain_text("The referee cannot tell from the cards shown.")
+    expect(box).to_contain_text("The referee needs to see more cards to decide.")
     for u in answer["undetermined"]:
-        expect(box.locator(f".violation[data-clause='{u['clause']}']")).to_contain_text(u["message"])
+        expect(box.locator(f".violation[data-clause='{u['clause']}']")).to_contain_text(in_words(u["message"]))
     expect(box).to_contain_text("It would need to see: the unseen cards of Player 1's hand")
     screenshot(page, "position-by-hand-undetermined", "#build")
-    page.get_by_label("Cards of mine not laid out").fill("0")
+    page.get_by_label("Cards of yours not tapped in").fill("0")
     page.get_by_label("Cards in each other player's hand").fill("")
-    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_label("I have already come down (laid my first meld)").check()
 
     # a position the pack cannot make: the API's problem, beside the cards it is about
     for _ in range(3):
@@ -539,7 +548,7 @@ def test_a_position_set_out_by_hand_gets_a_ruling_with_its_clause_and_source(ope
     page.get_by_label("Your question").select_option("meld")
     page.get_by_role("button", name="Put another meld on the table").click()
     for card in ("the five of clubs", "the six of clubs", "the seven of clubs", "a joker"):
-        put(page, "meld m1 on the table", card)
+        put(page, "the first meld on the table", card)
     for card in ("the king of spades", "the king of hearts", "the king of diamonds", "the two of hearts"):
         put(page, "the cards you want to play", card)
     page.get_by_role("button", name="Ask the referee").click()
@@ -607,9 +616,11 @@ def test_a_hand_won_while_other_hands_are_unseen_shows_every_figure_the_cards_de
     from playwright.sync_api import expect
     page = open_page("/")
     opened_table_with_a_run(page, "discard")
-    put(page, "the cards you want to play", "the king of hearts")
+    put(page, "the card you throw", "the king of hearts")
+    page.get_by_label("Cards of yours not tapped in").fill("0")  # the last card: the person says so
     request, answer = asked(page)
-    assert [p.get("hidden", 0) for p in request["state"]["players"][1:]] == [13, 13]
+    # the other hands as counts worked out from the deal: Player 2 laid the run
+    assert [p.get("hidden", 0) for p in request["state"]["players"][1:]] == [13 - 3, 13]
     assert answer == api(base_url, "/v1/adjudicate", request)[1]
     assert answer["legal"] is True and answer["settlement"]["winner"] == request["state"]["players"][0]["id"]
     settlement = answer["settlement"]
@@ -701,7 +712,8 @@ def test_the_pages_canonical_json_is_the_referees(open_page, base_url):
         "\u20ac": 1, "\r": "line\nbreak\ttab\u0001\u001f", "\ufb33": [None, True, False], "1": {"b": [], "a": {}},
         "\U0001f600": "\U0001f600 \u00e9 \u2028", "a": -9007199254740991, "\u0080": "\"\\/</script>", "": 0}]
     for doc in documents:
-        assert page.evaluate("(doc) => canonicalJson(doc)", doc) == canonical(doc).decode("utf-8")
+        assert page.evaluate(
+            "async (doc) => (await import('/static/rulings.js')).canonicalJson(doc)", doc) == canonical(doc).decode("utf-8")
 
 
 # -- a phone first, then a desktop: every view fits, axe finds nothing ---------------------------------
@@ -759,7 +771,8 @@ def each_view(page):
     load_log(page, DISPUTE.read_text(encoding="utf-8"))
     expect(page.locator("#verdict .verdict.illegal .violation").first).to_be_visible()
     for summary in page.locator("#verdict details.ids > summary").all():
-        summary.click()
+        if summary.is_visible():
+            summary.click()
     yield "log-first-illegal-step"
 
     page.get_by_role("button", name="Previous step").click()
@@ -795,6 +808,22 @@ def each_view(page):
     expect(page.locator("#build .pack-count")).to_be_visible()
     yield "position-impossible"
 
+    # coming down with two melds at once, the counts worked out from the deal
+    page.get_by_role("button", name="Clear the position").click()
+    page.get_by_label("Cards in each other player's hand").fill("")
+    for card in ("the ten of spades", "the ten of hearts", "the ten of diamonds"):
+        put(page, "the cards you want to play", card)
+    page.get_by_role("button", name="Lay another meld as well").click()
+    for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
+        put(page, "your second new meld", card)
+    page.get_by_role("button", name="Ask the referee").click()
+    expect(page.locator("#build-answer .verdict.legal")).to_be_visible()
+    yield "position-two-melds"
+
+    page.locator("#build").get_by_role("button", name="What could I do here?").click()
+    expect(page.locator("#build-answer .legal-moves")).to_be_visible()
+    yield "position-what-could-i-do"
+
     # the questions about another player: a call in the contract game, its hand and contract shown
     page.get_by_role("button", name="Clear the position").click()
     page.get_by_label("Cards in each other player's hand").fill("")
@@ -814,7 +843,7 @@ def each_view(page):
     yield "sample-jamaican-call"
 
     page.get_by_role("button", name="Start", exact=True).click()
-    page.get_by_role("button", name="What could I do here?").click()
+    page.locator("#explore").get_by_role("button", name="What could I do here?").click()
     expect(page.locator("#explore-list button.legal-move").first).to_be_visible()
     yield "what-could-i-do"
 
@@ -831,10 +860,50 @@ def each_view(page):
     expect(page.locator("#sheet-answer .sheet-inconsistency")).to_be_visible()
     yield "score-sheet-inconsistent"
 
+    page.get_by_role("button", name="Take back the last hand").click()
+    page.locator(".sheet-line[data-player='Player 2']").get_by_role("button", name="Tap Player 2's cards left in hand").click()
+    page.get_by_role("button", name="Put the king of hearts in Player 2's cards", exact=True).click()
+    yield "score-sheet-cards-left"
+
     page.get_by_label("Signed ruling", exact=True).fill('{"request": {}}')
     page.get_by_role("button", name="Check this ruling").click()
     expect(page.locator("#signed-problems li.problem")).to_be_visible()
     yield "signed-not-a-ruling"
+
+
+def too_small(page) -> list:
+    """Every control on screen a finger cannot hit: buttons, selects, fields, disclosure summaries and the
+    card picker under 44x44 px (a radio button or check box counts by its label, the part one taps)."""
+    return page.evaluate("""() => {
+      const small = [];
+      const seen = (el) => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+        return r.width > 1 && r.height > 1 && s.visibility !== 'hidden' && !el.closest('.visually-hidden'); };
+      for (const el of document.querySelectorAll('button, select, input, textarea, summary')) {
+        if (!seen(el) && !(el.type === 'radio' || el.type === 'checkbox')) continue;
+        let target = el;
+        if (el.type === 'radio' || el.type === 'checkbox') {
+          target = el.labels && el.labels[0];
+          if (!target || !seen(target)) continue;
+          const r = target.getBoundingClientRect(), i = el.getBoundingClientRect();
+          if (i.width < 24 || i.height < 24) small.push(`${el.id || el.name}: box ${Math.round(i.width)}x${Math.round(i.height)}`);
+        }
+        const r = target.getBoundingClientRect();
+        if (r.width < 44 || r.height < 44) {
+          small.push(`${el.tagName.toLowerCase()}#${el.id || ''}.${el.className || ''} "${(target.innerText || target.value || '').slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+        }
+      }
+      return small;
+    }""")
+
+
+def scrolls_sideways(page) -> list:
+    """Elements whose content is wider than their box and that scroll (or clip) it sideways."""
+    return page.evaluate("""() => [...document.querySelectorAll('body *')].filter(el => {
+        const s = getComputedStyle(el);
+        if (el.closest('.visually-hidden') || el.getClientRects().length === 0) return false;
+        const scrolls = ['auto', 'scroll'].includes(s.overflowX) || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
+        return scrolls && el.scrollWidth > el.clientWidth + 1;
+      }).map(el => `${el.tagName.toLowerCase()}#${el.id}.${el.className} ${el.scrollWidth}>${el.clientWidth}`)""")
 
 
 def test_every_view_fits_a_phone_and_a_desktop_and_axe_finds_nothing(open_page, axe_script):
@@ -847,6 +916,8 @@ def test_every_view_fits_a_phone_and_a_desktop_and_axe_finds_nothing(open_page, 
             wait_settled(page)
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= viewport["width"], f"{size}, {view}: the page scrolls sideways to {width} px"
+            assert too_small(page) == [], f"{size}, {view}: controls smaller than 44x44 px"
+            assert scrolls_sideways(page) == [], f"{size}, {view}: elements scrolling sideways inside their box"
             violations = axe_violations(page, axe_script)
             if violations:
                 found[f"{size}, {view}"] = violations
@@ -916,7 +987,7 @@ def test_the_keyboard_alone_places_cards_and_steps_through_a_log(open_page):
     page.keyboard.press("End")
     total = re.search(r"of (\d+)", label.inner_text()).group(1)
     expect(label).to_contain_text(f"Position {total} of {total}")
-    assert page.evaluate("document.activeElement.closest('#viewer') !== null"), "the focus stays in the viewer"
+    assert page.evaluate("document.activeElement.closest('#viewer') !== null"), ("the focus stays in the viewer", page.evaluate("document.activeElement.outerHTML.slice(0, 200)"))
     page.keyboard.press("ArrowLeft")
     expect(label).to_contain_text(f"Position {int(total) - 1} of {total}")
     page.keyboard.press("Home")
@@ -998,8 +1069,8 @@ def test_a_verdict_says_what_happened_whether_allowed_why_and_what_now_and_its_i
     page.get_by_role("button", name="Clear the position").click()
     page.get_by_label("Your question").select_option("take")
     page.get_by_label("Cards in each other player's hand").fill("11")
-    page.get_by_label("Cards of mine not laid out").fill("5")
-    page.get_by_label("I have already laid my first meld (opened)").uncheck()
+    page.get_by_label("Cards of yours not tapped in").fill("5")
+    page.get_by_label("I have already come down (laid my first meld)").uncheck()
     put(page, "the top of the discard pile", "the two of diamonds")
     for card in ("the two of spades", "the two of hearts"):
         put(page, "the cards you want to play", card)
@@ -1109,8 +1180,8 @@ def test_a_move_breaking_several_rules_shows_each_with_what_the_table_charges(op
     blocks = page.locator("#viewer .violation")
     expect(blocks).to_have_count(2)
     first, second = verdict["violations"]
-    expect(blocks.nth(0).locator(".violation-message")).to_have_text(f"What went wrong: {first['message']}")
-    expect(blocks.nth(1).locator(".violation-message")).to_have_text(f"It also breaks a rule: {second['message']}")
+    expect(blocks.nth(0).locator(".violation-message")).to_have_text(f"What went wrong: {in_words(first['message'])}")
+    expect(blocks.nth(1).locator(".violation-message")).to_have_text(f"It also breaks a rule: {in_words(second['message'])}")
     charge = first["penalty"]
     expect(blocks.nth(0).locator(".violation-penalty")).to_contain_text(f"{charge['points']} points to {charge['player']}")
     expect(blocks.nth(1).locator(".violation-penalty")).to_have_count(0)

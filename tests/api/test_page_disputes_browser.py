@@ -21,6 +21,7 @@ from tests.api.test_page_browser import (  # noqa: F401 - fixtures used by name
     base_url,
     browser,
     card_names,
+    in_words,
     load_log,
     open_page,
     put,
@@ -54,9 +55,10 @@ def shot(page, name: str, size: str) -> None:
 def verdict_word(answer: dict, action: dict) -> str:
     """The answer's first words: about the player a call is about, else about you."""
     if answer["legal"] is None:
-        return "The referee cannot tell from the cards shown."
-    who = action["player"] if action["type"] == "call" else "you"
-    return f"Yes, {who} may." if answer["legal"] else f"No, {who} may not."
+        return "The referee needs to see more cards to decide."
+    if action["type"] == "call":
+        return f"Yes, {action['player']} may call it." if answer["legal"] else f"No, {action['player']} may not call it."
+    return "Yes, you may." if answer["legal"] else "No, you may not."
 
 
 # -- one dispute of each family, set out by tapping ---------------------------------------------------
@@ -65,31 +67,35 @@ def _british(page):
     """May a heart go on Player 3's run of clubs?"""
     page.get_by_label("Your question").select_option("build")
     page.get_by_label("Players at the table").select_option("4")
-    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_label("I have already come down (laid my first meld)").check()
     page.get_by_role("button", name="Put another meld on the table").click()
     page.get_by_label("laid by").select_option("Player 3")
     for card in ("the five of clubs", "the six of clubs", "the seven of clubs"):
-        put(page, "meld m1 on the table", card)
+        put(page, "the first meld on the table", card)
     put(page, "the cards you want to play", "the eight of hearts")
     put(page, "the rest of your hand", "the king of spades")
     put(page, "the top of the discard pile", "the two of diamonds")
 
 
 def _uspcc(page):
-    """May I take the discard before I have opened, with nothing to meld it with?"""
-    page.get_by_label("Your question").select_option("draw")
-    for card in ("the two of hearts", "the king of spades", "the seven of clubs"):
-        put(page, "the rest of your hand", card)
+    """May I add a card to Player 2's run before I have opened?"""
+    page.get_by_label("Your question").select_option("build")
+    page.get_by_role("button", name="Put another meld on the table").click()
+    page.get_by_label("laid by").select_option("Player 2")
+    for card in ("the four of clubs", "the five of clubs", "the six of clubs"):
+        put(page, "the first meld on the table", card)
+    put(page, "the cards you want to play", "the seven of clubs")
+    put(page, "the rest of your hand", "the two of hearts")
     put(page, "the top of the discard pile", "the nine of diamonds")
 
 
 def _uk(page):
     """May the ten of diamonds take the joker from a set that already holds a diamond?"""
     page.get_by_label("Your question").select_option("swap")
-    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_label("I have already come down (laid my first meld)").check()
     page.get_by_role("button", name="Put another meld on the table").click()
     for card in ("the ten of spades", "the ten of diamonds", "a joker"):
-        put(page, "meld m1 on the table", card)
+        put(page, "the first meld on the table", card)
     page.get_by_label("It is", exact=True).select_option("set")
     put(page, "the cards you want to play", "the ten of diamonds")
     put(page, "the rest of your hand", "the four of clubs")
@@ -109,12 +115,12 @@ def _jamaican_move_up(page):
     """Hand 2, down: may I put the seven of hearts for the joker of Player 3's run and move it up?"""
     page.get_by_label("Your question").select_option("moveup")
     page.get_by_label("Which hand of the game").select_option("2")
-    page.get_by_label("I have already laid my first meld (opened)").check()
+    page.get_by_label("I have already come down (laid my first meld)").check()
     page.get_by_role("button", name="Put another meld on the table").click()
     page.get_by_label("laid by").select_option("Player 3")
     page.get_by_label("It is", exact=True).select_option("run")
     for card in ("the six of hearts", "a joker", "the eight of hearts", "the nine of hearts"):
-        put(page, "meld m1 on the table", card)
+        put(page, "the first meld on the table", card)
     put(page, "the cards you want to play", "the seven of hearts")
     put(page, "the rest of your hand", "the king of spades")
     put(page, "the top of the discard pile", "the two of diamonds")
@@ -176,7 +182,7 @@ def test_a_dispute_of_each_family_is_set_out_by_tapping_and_answered_in_words(si
 def legal_listed(page) -> tuple[dict, dict]:
     """Clicks "What could I do here?"; the request the page sent to /v1/legal-actions and its answer."""
     with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/legal-actions") as info:
-        page.get_by_role("button", name="What could I do here?").click()
+        page.locator("#explore").get_by_role("button", name="What could I do here?").click()
     return info.value.request.post_data_json, info.value.json()
 
 
@@ -228,7 +234,7 @@ def test_a_log_is_stepped_with_the_keys_and_branched_from_a_step_with_what_could
     assert sent["action"] == answer["actions"][0] and verdict["legal"] is True
     expect(page.locator("#step-list li")).to_have_count(4)
     expect(page.locator("#verdict .verdict.end")).to_be_visible()
-    page.get_by_role("button", name="What could I do here?").focus()
+    page.locator("#explore").get_by_role("button", name="What could I do here?").focus()
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#step-label")).to_contain_text("Position 4 of 5")
     expect(page.locator("#verdict")).to_contain_text("Allowed.")
@@ -381,7 +387,7 @@ def test_a_score_sheet_entered_by_hand_up_to_its_first_inconsistency(sized, base
     expect(shown).to_contain_text("Hand 3 disagrees with the rules")
     expect(shown).to_contain_text("total written of Player 3")
     expect(shown.locator(f".violation[data-clause='{bad['clause']}']")).to_contain_text(bad["statement"])
-    expect(shown).to_contain_text(bad["message"])
+    expect(shown).to_contain_text(in_words(bad["message"]))
     fits(page, size)
     shot(page, "score-sheet", size)
 
@@ -410,5 +416,5 @@ def test_a_score_sheet_entered_by_hand_up_to_its_first_inconsistency(sized, base
     assert bad is not None and bad["pointer"] == "/hands/0/infractions/Player 2"
     shown = page.locator("#sheet-answer .sheet-inconsistency")
     expect(shown).to_contain_text("Hand 1 disagrees with the rules")
-    expect(shown).to_contain_text(bad["message"])
+    expect(shown).to_contain_text(in_words(bad["message"]))
     fits(page, size)

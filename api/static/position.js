@@ -1,0 +1,94 @@
+// A whole position from what a person set out at the table, with no page around it.  The person lists
+// only the cards the dispute is about; every count they did not give is worked out the way the table
+// would: each seat holds the cards it was dealt, less the cards it laid on the table, plus the card
+// drawn this turn and any called discards with their penalty cards; the stock holds the rest of the
+// pack.  Counts a person typed are taken as typed.  So the position adds up by construction.
+
+export const YOU = "Player 1";  // you, as the referee names you
+
+/** The number of cards in the variant's pack (its `pack` parameters: 52 a deck, then the jokers). */
+export function packSize(pack) { return 52 * pack.decks + pack.jokers; }
+
+/** Cards dealt to each player at a table of `n` (the variant's `deal` parameters). */
+export function cardsFor(deal, n) {
+  const byPlayers = deal.cards_by_players;
+  return byPlayers && byPlayers[String(n)] !== undefined ? byPlayers[String(n)] : deal.cards_each;
+}
+
+/** The variant's contract table (hand number: cards dealt, 3s and 4s), where it deals by one. */
+export function contractHands(params) {
+  return params && params.contract && params.contract.hands ? params.contract.hands : null;
+}
+
+/** Cards each player was dealt: the hand's row of the contract table, else the deal for `players`. */
+export function dealtEach(params, players, handNumber) {
+  const hands = contractHands(params);
+  if (hands && handNumber && hands[String(handNumber)]) return hands[String(handNumber)].cards;
+  return cardsFor(params.deal, players);
+}
+
+/** The seats: you, then the players on your left in turn; the last of them deals. */
+export function seatIds(n) { return [YOU, ...Array.from({length: n - 1}, (_, i) => `Player ${i + 2}`)]; }
+
+/** A meld's kind as chosen, else what its cards say: naturals all of one rank make a set. */
+export function meldKind(meld, parse) {
+  if (meld.kind) return meld.kind;
+  const ranks = new Set(meld.cards.map(parse).filter(c => c && !c.joker).map(c => c.rank));
+  return ranks.size === 1 ? "set" : "run";
+}
+
+/** How many cards each seat holds, worked out: [{id, count, listed, hidden, derived}]. */
+export function seatCounts(layout, parameters) {
+  const ids = seatIds(layout.players);
+  const perCall = 1 + ((parameters.calling && parameters.calling.penalty_cards) || 0);
+  const laidBy = id => layout.melds.filter(m => m.owner === id).reduce((n, m) => n + m.cards.length, 0);
+  return ids.map((id, i) => {
+    const listed = i === 0 ? layout.hand.length : 0;
+    const typed = i === 0 ? layout.mineHidden : layout.others;
+    const calls = (layout.callsMade && layout.callsMade[id]) || 0;
+    const drew = i === 0 && layout.phase === "play" ? 1 : 0;
+    const worked = layout.dealt - laidBy(id) + drew + calls * perCall;
+    if (typed !== null && typed !== undefined) {
+      return {id, listed, hidden: typed, count: listed + typed, derived: false};
+    }
+    const hidden = Math.max(0, worked - listed);
+    return {id, listed, hidden, count: listed + hidden, derived: true};
+  });
+}
+
+/** The position as /v1/adjudicate takes it (docs/wire-format.md; unseen cards as `hidden` counts). */
+export function completePosition(layout, parameters) {
+  const counts = seatCounts(layout, parameters);
+  const owners = new Set(layout.melds.map(m => m.owner));
+  const listed = layout.hand.length + layout.discard.length + layout.melds.reduce((n, m) => n + m.cards.length, 0);
+  let unseen = 0;
+  const players = counts.map(({id, hidden}, i) => {
+    const seat = {id, hand: i === 0 ? layout.hand.slice() : [], opened: i === 0 ? layout.opened : owners.has(id)};
+    if (i === 0 && layout.barred) seat.barred = true;
+    if (hidden > 0) seat.hidden = hidden;
+    unseen += hidden;
+    return seat;
+  });
+  const ids = counts.map(c => c.id);
+  const state = {players, dealer: layout.dealer || ids[ids.length - 1], to_act: layout.toAct || YOU, phase: layout.phase,
+                 first_play: Boolean(layout.firstPlay),
+                 stock: [], stock_hidden: Math.max(0, packSize(parameters.pack) - listed - unseen),
+                 discard: layout.discard.slice(),
+                 melds: layout.melds.map(m => ({id: m.id, owner: m.owner, kind: m.kind, cards: m.cards.slice()}))};
+  if (layout.phase === "play") state.turn = {drawn: layout.drawn, source: "stock"};
+  if (layout.dealerOption) state.dealer_option = true;
+  if (layout.handNumber) state.hand_number = layout.handNumber;
+  if (layout.calls && layout.calls.length) state.calls = layout.calls.slice();
+  for (const [id, calls] of Object.entries(layout.callsMade || {})) {
+    const seat = players.find(p => p.id === id);
+    if (seat && calls > 0) seat.calls = calls;
+  }
+  return state;
+}
+
+/** The cards the position holds in all, listed and counted (for the check that it makes the pack). */
+export function cardsInPosition(state) {
+  const inHands = state.players.reduce((n, p) => n + p.hand.length + (p.hidden || 0), 0);
+  return inHands + state.stock.length + (state.stock_hidden || 0) + state.discard.length
+       + state.melds.reduce((n, m) => n + m.cards.length, 0);
+}

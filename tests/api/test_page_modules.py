@@ -1,0 +1,73 @@
+"""The page's code (api/static/): ES modules only, none defining a global, and the pure ones unit-tested
+by node's own test runner (tests/page_js/*.test.mjs, run here so the default run runs them)."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "api" / "static"
+IMPORT = re.compile(r"""^\s*(?:import|export)\b[^;]*?\bfrom\s+["'](\./[\w.-]+\.js)["']|^\s*import\s+["'](\./[\w.-]+\.js)["']""", re.M)
+# assignments that make a global from inside a module
+GLOBAL_WRITE = re.compile(r"\b(?:window|globalThis|self)\s*(?:\.\s*[\w$]+|\[[^\]]+\])\s*=(?!=)")
+
+
+class _Scripts(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.scripts: list[dict] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "script":
+            self.scripts.append(dict(attrs))
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    assert node, "node is needed for the page's unit tests (.ci/run installs nodejs when missing)"
+    return node
+
+
+def test_the_pages_unit_tests_pass_under_node():
+    tests = sorted((ROOT / "tests" / "page_js").glob("*.test.mjs"))
+    assert len(tests) >= 3
+    run = subprocess.run([_node(), "--test", *map(str, tests)], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert re.search(r"^# fail 0$", run.stdout, re.M) and not re.search(r"^# pass 0$", run.stdout, re.M)
+
+
+def test_every_script_is_a_module_and_every_module_is_reached_from_the_page():
+    parser = _Scripts()
+    parser.feed((STATIC / "index.html").read_text(encoding="utf-8"))
+    assert parser.scripts and all(s.get("type") == "module" and s.get("src") for s in parser.scripts)
+    seen, todo = set(), [Path(s["src"]).name for s in parser.scripts]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        text = (STATIC / name).read_text(encoding="utf-8")
+        todo += [Path(a or b).name for a, b in IMPORT.findall(text)]
+    assert seen == {p.name for p in STATIC.glob("*.js")}
+
+
+def test_no_module_defines_a_global():
+    node = _node()
+    for path in sorted(STATIC.glob("*.js")):
+        text = path.read_text(encoding="utf-8")
+        # it parses as a module (where top-level names stay in the module)...
+        check = subprocess.run([node, "--input-type=module", "--check"], input=text, capture_output=True, text=True,
+                               timeout=60)
+        assert check.returncode == 0, (path.name, check.stderr)
+        # ...and writes nothing onto the global object
+        assert not GLOBAL_WRITE.search(text), (path.name, GLOBAL_WRITE.search(text).group(0))
+
+
+def test_the_global_check_sees_a_global():
+    for text in ["window.page = {}", "globalThis.x=1", "self['y'] = 2"]:
+        assert GLOBAL_WRITE.search(text), text
+    for text in ["if (window.isSecureContext) go()", "window.addEventListener('x', f)", "a = window.crypto === b"]:
+        assert not GLOBAL_WRITE.search(text), text

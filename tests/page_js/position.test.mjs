@@ -1,0 +1,60 @@
+// node --test: positions completed from what a person set out (api/static/position.js).
+import {test} from "node:test";
+import assert from "node:assert/strict";
+import {completePosition, seatCounts, cardsInPosition, packSize, dealtEach, meldKind} from "../../api/static/position.js";
+import {parse} from "../../api/static/cardwords.js";
+
+// parameters in the shape GET /v1/variants gives them (only the parts the page reads)
+const BRITISH = {pack: {decks: 2, jokers: 2}, deal: {cards_each: 13, cards_by_players: null}};
+const CONTRACT = {pack: {decks: 2, jokers: 4}, deal: {cards_each: 13, cards_by_players: null},
+                  calling: {per_hand: 3, penalty_cards: 1}, contract: {hands: {"1": {cards: 9}, "2": {cards: 10}}}};
+
+function layout(extra) {
+  return {players: 4, opened: false, hand: [], mineHidden: null, others: null, dealt: 13, discard: [],
+          melds: [], phase: "play", drawn: null, ...extra};
+}
+
+test("a seat nobody counted holds its deal, less what it laid, plus the card drawn this turn", () => {
+  const hand = ["10S", "10H", "10D", "5C", "6C", "7C"];
+  const counts = seatCounts(layout({hand, drawn: "10S",
+    melds: [{id: "m1", owner: "Player 3", kind: "run", cards: ["7H", "JK", "9H"]}]}), BRITISH);
+  assert.deepEqual(counts.map(c => c.count), [14, 13, 10, 13]);
+  assert.equal(counts[0].hidden, 8);
+  assert.ok(counts.every(c => c.derived));
+});
+
+test("a count typed by the person is taken as typed", () => {
+  const counts = seatCounts(layout({hand: ["KH"], mineHidden: 0, others: 5}), BRITISH);
+  assert.deepEqual(counts.map(c => c.count), [1, 5, 5, 5]);
+  assert.ok(counts.every(c => !c.derived));
+});
+
+test("the position makes the pack exactly, whatever was set out", () => {
+  for (const [params, players, dealt] of [[BRITISH, 4, 13], [BRITISH, 2, 13], [CONTRACT, 4, 9]]) {
+    const state = completePosition(layout({players, dealt, hand: ["KS", "KH", "KC"], discard: ["KD"], phase: "draw",
+      melds: [{id: "m1", owner: "Player 2", kind: "set", cards: ["10S", "10D", "JK"]}]}), params);
+    assert.equal(cardsInPosition(state), packSize(params.pack));
+    assert.equal(state.players.length, players);
+    assert.equal(state.players[1].opened, true);
+    assert.equal(state.players[1].hidden, dealt - 3);
+  }
+});
+
+test("a caller holds each called card and its penalty card", () => {
+  const state = completePosition(layout({dealt: 9, phase: "draw", callsMade: {"Player 3": 2}, discard: ["7D"]}), CONTRACT);
+  assert.equal(state.players[2].hidden, 9 + 2 * 2);
+  assert.equal(state.players[2].calls, 2);
+  assert.equal(cardsInPosition(state), 108);
+});
+
+test("the deal follows the contract table where the variant has one", () => {
+  assert.equal(dealtEach(CONTRACT, 4, 2), 10);
+  assert.equal(dealtEach(BRITISH, 4, null), 13);
+  assert.equal(dealtEach({...BRITISH, deal: {cards_each: 13, cards_by_players: {"2": 15}}}, 2, null), 15);
+});
+
+test("a meld's kind is what its naturals say unless chosen", () => {
+  assert.equal(meldKind({cards: ["10S", "JK", "10D"]}, parse), "set");
+  assert.equal(meldKind({cards: ["7H", "JK", "9H"]}, parse), "run");
+  assert.equal(meldKind({cards: ["7H", "JK", "9H"], kind: "set"}, parse), "set");
+});
