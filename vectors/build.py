@@ -32,7 +32,7 @@ from kalooki_referee.rules.errors import RefereeInputError
 from kalooki_referee.rules.melds import parse_token
 from kalooki_referee.rules.wire.variant import load_variant
 
-from .suite import CLAUSE_POINTERS, _positions, _rested
+from .suite import CLAUSE_POINTERS, hand_states, with_stock_rest
 
 ROOT = Path(__file__).resolve().parent
 SRC = ROOT / "src"
@@ -330,15 +330,15 @@ def _rest_left_out(group: dict[str, Any]) -> dict[str, Any]:
     request = group.get("request")
     if not request or group.get("fill") == "discard":
         return group
-    positions = [*_positions(request), *_positions(request.get("start") or {})]
+    positions = [*hand_states(request), *hand_states(request.get("start") or {})]
     if len(positions) != 1 or not isinstance(positions[0].get("stock"), list) or "stock_hidden" in positions[0]:
         return group
     stock = positions[0]["stock"]
     for keep in range(len(stock) + 1):
         short = copy.deepcopy(request)
-        [*_positions(short), *_positions(short.get("start") or {})][0]["stock"] = stock[:keep]
+        [*hand_states(short), *hand_states(short.get("start") or {})][0]["stock"] = stock[:keep]
         try:
-            back = _rested(short, group["variant"], group.get("rules"))
+            back = with_stock_rest(short, group["variant"], group.get("rules"))
         except RefereeInputError:   # rules the service refuses: the position stays as it is
             return group
         if back == request:

@@ -122,11 +122,11 @@ def pack_rest(position: dict[str, Any], variant_id: str, rules: dict[str, Any] |
     return rest
 
 
-def _rested(request: dict[str, Any], variant_id: str, rules: dict[str, Any] | None) -> dict[str, Any]:
+def with_stock_rest(request: dict[str, Any], variant_id: str, rules: dict[str, Any] | None) -> dict[str, Any]:
     """A group's request with its position's stock completed (the group says ``rest: "stock"``): the
     pack's cards the position holds nowhere go at the bottom of its stock, in the pack's order."""
     request = _copied(request)
-    for position in [*_positions(request), *_positions(request.get("start") or {})]:
+    for position in [*hand_states(request), *hand_states(request.get("start") or {})]:
         position["stock"] = list(position.get("stock", [])) + pack_rest(position, variant_id, rules)
     return request
 
@@ -141,7 +141,7 @@ def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
         if "rules" in group:
             shared["rules"] = group["rules"]
         request = group.get("request", {})
-        shared.update(_rested(request, shared["variant"], group.get("rules")) if group.get("rest") == "stock" else request)
+        shared.update(with_stock_rest(request, shared["variant"], group.get("rules")) if group.get("rest") == "stock" else request)
         for test in group["tests"]:
             vec = {"id": test["id"], "description": test["description"], "clauses": test["clauses"],
                    "source": group.get("source", doc.get("source"))}
@@ -155,7 +155,7 @@ def plain_vectors(doc: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield vec
 
 
-def _positions(request: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def hand_states(request: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The hand states a request carries: its ``state``, or the hand of its ``game``."""
     if isinstance(request.get("state"), dict):
         yield request["state"]
@@ -189,7 +189,7 @@ def inherited_vectors(manifest: dict[str, Any], load: Callable[[str], dict[str, 
                 vec["id"] = f"{variant}.{topic}.{parent_id.split('.', 1)[1].replace('.', '-')}"
                 vec["description"] += f" (Inherited from {parent_id}.)"
                 vec["request"]["variant"] = variant
-                for position in _positions(vec["request"]):
+                for position in hand_states(vec["request"]):
                     if fill == "stock" and "stock_hidden" in position:  # the stock's unlisted cards lie at its bottom
                         position["stock_hidden"] += len(extra)
                     else:

@@ -90,7 +90,7 @@ def test_str_shows_the_seats_the_piles_and_what_the_turn_owes(table):
 
 def test_str_shows_the_melds_and_the_end(table):
     position = "K1/british/A:4D7H8H9H,o;B:2C3C4C5C6C7C8C9C,o/p:2:1/QS+85/KD/2r2S3S4SJK(=5S);1sQDQHQC/s4D/x"
-    table = Table.from_notation(position)
+    table = Table.from_notation(position, load_variant("british", {"positions": {"counted": False}}))  # a puzzle
     text = str(table)
     assert "meld m1 (B): run 2S 3S 4S JK(=5S)" in text and "meld m2 (A): set Q" in text
     assert text.splitlines()[-1] == "A to play: has drawn 4D from the stock, must discard"
