@@ -556,7 +556,8 @@ def _opening_owed(variant: Variant, state: State, player: Player, top: Card) -> 
     in_opening = rules.discard_before_opening == "in_opening" or rules.taken_discard != "keep"
     hand = seen(player.hand) + (top,)
     owes = (True, top if in_opening else None)
-    keep = 0 if UNSEEN in player.hand else 1  # an unseen card can always be kept to discard
+    # an unseen card can be kept to discard (unless it could be a joker no one may discard)
+    keep = 0 if UNSEEN in player.hand and variant.rules.discarding.joker else 1
     if not search.opening_possible(variant, hand, owes[1], state.melds, keep=keep):
         if UNSEEN in player.hand:
             raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
