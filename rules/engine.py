@@ -151,10 +151,17 @@ class Illegal(Exception):
 
 class Undetermined(Exception):
     """The answer depends on cards nobody listed: the rule (its clause), why, and the pointers
-    (relative to the state) of the counts that would have to be seen.  Never a guess either way."""
-    def __init__(self, clause: str, message: str, needs: Sequence[str]):
+    (relative to the state) of the counts that would have to be seen.  Never a guess either way.
+
+    ``owes``: what the action would owe were it allowed (taking the discard: the opening in this turn,
+    the card to be melded at once), and ``carried``: the position after it, owing that.  A whole turn
+    reads on from ``carried``: its later steps may settle the question (``adjudicate``)."""
+    def __init__(self, clause: str, message: str, needs: Sequence[str],
+                 owes: tuple[bool, Card | None] | None = None):
         super().__init__(message)
         self.violation = Violation(clause, message, needs=tuple(needs))
+        self.owes = owes
+        self.carried: State | None = None
 
 
 def _hidden_of(state: State, player_id: str) -> list[str]:
@@ -185,9 +192,47 @@ def adjudicate(variant: Variant, state: State, action: Action) -> Verdict:
             return Verdict(False, found, state, (), opened)
         except Undetermined as exc:
             u = exc.violation.cited_by(variant)
-            if is_turn:
-                u = replace(u, step=i)
+            if not is_turn:
+                return Verdict(None, (), state, (), (u,))
+            return _read_on(variant, state, steps[i + 1:], i, who, exc.carried, replace(u, step=i), events)
+    return _settled(variant, state, current, events)
+
+
+def _read_on(variant: Variant, state: State, rest: Sequence[Action], i: int, who: str | None,
+             carried: State | None, u: Violation, events: list[ev.Event]) -> Verdict:
+    """A whole turn whose step ``i`` the seen cards leave undetermined (``u``), but which, were it
+    allowed, would leave the position ``carried`` owing something in this turn (an opening, a taken
+    discard melded at once): the rest of the turn is read from there.  A turn that then discharges what
+    was owed shows the step was possible: legal.  A later step that breaks what was owed (the step's own
+    rule) makes the turn illegal whatever the unseen cards are: refused either at step ``i`` or there.
+    Otherwise (the turn ends still owing it, a later step breaks another rule the unseen cards might have
+    refused at step ``i`` first, or is itself undetermined): undetermined."""
+    if carried is None:
+        return Verdict(None, (), state, (), (u,))
+    current = carried
+    for j, step in enumerate(rest, start=i + 1):
+        if who is not None and step.player is None:
+            step = replace(step, player=who)
+        try:
+            current = _apply(variant, current, step, events, f"/actions/{j}")
+        except Illegal as exc:
+            broken, open_rule = _broken(variant, step, exc, f"/actions/{j}")
+            found = tuple(replace(v.cited_by(variant), step=j) for v in broken)
+            if found[0].clause != u.clause:  # another rule: the unseen cards may refuse the step first
+                return Verdict(None, (), state, (), (u,))
+            opened = tuple(replace(v.cited_by(variant), step=j) for v in open_rule)
+            return Verdict(False, found, state, (), opened)
+        except Undetermined:
             return Verdict(None, (), state, (), (u,))
+    turn = current.turn
+    if current.to_act == carried.to_act and current.phase == PHASE_PLAY and (
+            turn.must_use is not None or (turn.must_open and not current.current.opened)):
+        return Verdict(None, (), state, (), (u,))
+    return _settled(variant, state, current, events)
+
+
+def _settled(variant: Variant, state: State, current: State, events: list[ev.Event]) -> Verdict:
+    """The verdict on a turn or action found legal, from ``state`` to ``current``."""
     if current.phase == PHASE_ENDED and current.result is None and state.phase != PHASE_ENDED:
         won = next(e for e in reversed(events) if isinstance(e, (ev.CalledUp, ev.Kalookie)))
         settlement = open_settlement(variant, current, won.player, isinstance(won, ev.Kalookie))
@@ -317,7 +362,8 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
     if isinstance(action, Discard) and turn.must_open and not state.current.opened:
         _take(variant, state, state.current.hand, [action.card], "discard")  # a card not held is refused as such first
         raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
-                      "a player who took the discard before opening must lay their opening in the same turn")
+                      f"a player who took the discard before opening must lay their opening (worth at least "
+                      f"{variant.rules.opening.minimum}) in the same turn, before discarding")
     return actor
 
 
@@ -418,6 +464,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
     seat = state.index(state.to_act)
     player = state.players[seat]
     must_open, must_use = False, None
+    undecided: Undetermined | None = None
     if state.calls:  # a call waits: allow it, or (not laid down) take the card, which refuses it
         if player.opened:
             raise Illegal(CALL_LAID_DOWN_TURN_PLAYER_MUST_ALLOW,
@@ -450,15 +497,24 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         if action.card is not None and action.card != top:
             raise Illegal(DRAW_ONLY_TOP_CARD,
                           f"only the top card of the discard pile ({top.code}) may be taken, not {action.card.code}")
-        must_open, must_use = _discard_owes(variant, state, player, top)
+        try:
+            must_open, must_use = _discard_owes(variant, state, player, top)
+        except Undetermined as exc:  # were the taking allowed, what it owes is carried (``_read_on``)
+            if exc.owes is None:
+                raise
+            undecided, (must_open, must_use) = exc, exc.owes
         card, stock, discard = top, state.stock, state.discard[1:]
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     source = FROM_STOCK if action.source == "stock" else FROM_DISCARD  # anything else is read as the discard pile
     # the new turn made whole by ``build`` (every field, in order), not as a copy of FRESH_TURN
     turn = build(Turn, {"drawn": card, "source": source, "must_open": must_open, "opened_this_turn": False,
                         "pending_jokers": 0, "builds": (), "must_use": must_use})
-    return replace(state, players=state.seated(seat, replace(player, hand=player.hand + (card,))), phase=PHASE_PLAY,
-                   turn=turn, stock_owed=False, stock=stock, discard=discard)
+    after = replace(state, players=state.seated(seat, replace(player, hand=player.hand + (card,))), phase=PHASE_PLAY,
+                    turn=turn, stock_owed=False, stock=stock, discard=discard)
+    if undecided is not None:
+        undecided.carried = after
+        raise undecided
+    return after
 
 
 def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
@@ -483,7 +539,8 @@ def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> 
             if UNSEEN in player.hand:
                 raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                                    f"whether {top.code} can be melded at once depends on the {player.hidden} cards "
-                                   f"of {player.id}'s hand nobody listed", _hidden_of(state, player.id))
+                                   f"of {player.id}'s hand nobody listed", _hidden_of(state, player.id),
+                                   owes=(False, top))
             raise Illegal(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                           f"{top.code} cannot be melded at once from {player.id}'s hand: "
                           "the discard may be taken only to meld it in the same turn")
@@ -498,11 +555,15 @@ def _opening_owed(variant: Variant, state: State, player: Player, top: Card) -> 
     rules = variant.rules.draw
     in_opening = rules.discard_before_opening == "in_opening" or rules.taken_discard != "keep"
     hand = seen(player.hand) + (top,)
-    if not _opening_possible(variant, hand, top if in_opening else None, state.melds):
+    owes = (True, top if in_opening else None)
+    # an unseen card can be kept to discard (unless it could be a joker no one may discard)
+    keep = 0 if UNSEEN in player.hand and variant.rules.discarding.joker else 1
+    if not search.opening_possible(variant, hand, owes[1], state.melds, keep=keep):
         if UNSEEN in player.hand:
             raise Undetermined(DRAW_DISCARD_ONLY_WITH_INITIAL_MELD,
                                f"whether {player.id} can lay a qualifying opening with {top.code} depends on "
-                               f"the {player.hidden} cards of their hand nobody listed", _hidden_of(state, player.id))
+                               f"the {player.hidden} cards of their hand nobody listed", _hidden_of(state, player.id),
+                               owes=owes)
         if search.opening_possible(variant, hand, top if in_opening else None, state.melds, keep=0):
             # the opening exists, but only by laying every card: the true cause is the final discard
             raise Illegal(GO_OUT_FINAL_DISCARD_REQUIRED,
@@ -512,7 +573,7 @@ def _opening_owed(variant: Variant, state: State, player: Player, top: Card) -> 
                       f"{player.id} has not opened and cannot lay a qualifying opening with {top.code}: "
                       "the discard may be taken before opening only to open in the same turn"
                       + (" with that card" if in_opening else ""))
-    return True, (top if in_opening else None)
+    return owes
 
 
 # -- calls out of turn (the contract game) -------------------------------------------------------
@@ -724,12 +785,6 @@ def _passes_on_jokers(variant: Variant, state: State) -> bool:
     rules = variant.rules.discarding
     return (not rules.joker and rules.only_jokers == OnlyJokers.PASS and state.turn.must_use is None
             and not state.turn.must_open and _only_jokers(variant, state))
-
-
-def _opening_possible(variant: Variant, hand: Sequence[Card], must_include: Card | None = None,
-                      table: Sequence[TableMeld] = ()) -> bool:
-    """Whether a qualifying opening can be laid from ``hand`` (with ``must_include``): ``search.opening_possible``."""
-    return search.opening_possible(variant, hand, must_include, table)
 
 
 def _use_possible(variant: Variant, state: State, card: Card) -> bool:

@@ -114,17 +114,11 @@ def phone(open_page):
 
 # -- British club game (000) -----------------------------------------------------------------------------
 
-# Disputes 1, 2 and 11 are asked as a table knows them: some of the player's cards unseen.  The referee
-# answers "cannot tell" for them today: it judges the taking of the discard before the rest of the turn
-# (1, 11: the turn then throws a card without the opening or meld that would have allowed the taking), and
-# looks for an opening that keeps a listed card to throw (2: any unseen card can be thrown).  The page asks
-# the whole turn; these tests start passing, and must then drop the mark, when the referee reads the turn
-# whole.
-REFEREE_READS_THE_STEP_ALONE = pytest.mark.xfail(
-    strict=True, reason="the referee rules on taking the discard before it sees the rest of the turn")
+# Disputes 1, 2 and 11 are asked as a table knows them: some of the player's cards unseen.  The page asks
+# the whole turn, and the referee reads it whole: the turn lays the opening or meld the taking needs (2),
+# or throws a card without it (1, 11), whatever the unseen cards are.
 
 
-@REFEREE_READS_THE_STEP_ALONE
 @pytest.mark.parametrize("variant,discard,hand", [("british", "9C", ["2H", "5S", "KD"]),
                                                   ("british_max301", "4D", ["7H", "QS", "3C"])])
 def test_01_keeping_the_discard_before_coming_down_is_refused(phone, variant, discard, hand):
@@ -138,7 +132,6 @@ def test_01_keeping_the_discard_before_coming_down_is_refused(phone, variant, di
     check_answer(page, answer, False, f"01-{variant}", "40")
 
 
-@REFEREE_READS_THE_STEP_ALONE
 @pytest.mark.parametrize("variant,rank", [("british", "K"), ("british_max151", "Q")])
 def test_02_taking_the_discard_to_come_down_with_four_of_a_kind(phone, variant, rank):
     page = phone()
@@ -239,7 +232,7 @@ def test_08_the_forgotten_warning(phone, variant, meld, last):
 
 @pytest.mark.parametrize("variant,discard", [
     ("kalooki_co_uk", "6S"),  # it fits a run with cards listed: the referee sees it was not laid
-    pytest.param("kalooki_co_uk_alt_joker_reuse", "8H", marks=REFEREE_READS_THE_STEP_ALONE)])
+    ("kalooki_co_uk_alt_joker_reuse", "8H")])
 def test_11_keeping_a_discard_for_later(phone, variant, discard):
     page = phone()
     ask_about(page, variant, "draw")
