@@ -4,7 +4,7 @@
 import {Cards} from "./cards.js";
 import {chooseVariant, decodeShare, encodeShare, renderPosition, checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
 import {signButton} from "./rulings.js";
-import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, seatCounts, seatIds} from "./position.js";
+import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, questionRules, seatCounts, seatIds} from "./position.js";
 import {firstWords, meldWords, moveWords, tableNowWords} from "./answers.js";
 import {namesInText} from "./cardwords.js";
 import {askFragment} from "./fragment.js";
@@ -147,7 +147,8 @@ export function buildRequest() {
     action = {type: "build", meld: $("build-onto").value, cards: builder.play.slice()};
     if ($("build-end").value) action.end = $("build-end").value;
   }
-  return {variant: page.variant, state: completePosition(layout, params), action};
+  const rules = questionRules(layout, params);
+  return {variant: page.variant, ...(rules ? {rules} : {}), state: completePosition(layout, params), action};
 }
 
 // Where a problem of the request is shown: {box, field, area, index} from its JSON pointer.
@@ -396,7 +397,8 @@ export async function askWhatNow() {
   if (!params) return;
   const layout = buildLayout();
   const state = completePosition(layout, params);
-  const r = await call("POST", "/v1/legal-actions", {variant: page.variant, state});
+  const rules = questionRules(layout, params);
+  const r = await call("POST", "/v1/legal-actions", {variant: page.variant, ...(rules ? {rules} : {}), state});
   if (!r.ok) {
     showBuildProblems(r.body, state);
     return;

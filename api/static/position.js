@@ -49,11 +49,21 @@ export function seatCounts(layout, parameters) {
     const drew = i === 0 && layout.phase === "play" ? 1 : 0;
     const worked = layout.dealt - laidBy(id) + drew + calls * perCall;
     if (typed !== null && typed !== undefined) {
-      return {id, listed, hidden: typed, count: listed + typed, derived: false};
+      return {id, listed, hidden: typed, count: listed + typed, worked, derived: false};
     }
     const hidden = Math.max(0, worked - listed);
-    return {id, listed, hidden, count: listed + hidden, derived: true};
+    return {id, listed, hidden, count: listed + hidden, worked, derived: true};
   });
+}
+
+/** The house rules a question is sent with: a position whose counts the person gave themselves, other
+ * than the deal, the cards laid and the turn give (a dispute told from memory, or "these are all my
+ * cards" with the rest of the table left out), is a composed position (docs/wire-format.md), sent with
+ * positions.counted false so that the referee rules on it instead of refusing its count; one whose
+ * counts were all worked out adds up by construction and is sent as it is. */
+export function questionRules(layout, parameters) {
+  const told = seatCounts(layout, parameters).some(c => c.count !== c.worked);
+  return told ? {positions: {counted: false}} : undefined;
 }
 
 /** The position as /v1/adjudicate takes it (docs/wire-format.md; unseen cards as `hidden` counts). */

@@ -1,7 +1,7 @@
 // node --test: positions completed from what a person set out (api/static/position.js).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {completePosition, seatCounts, cardsInPosition, packSize, dealtEach, meldKind} from "../../api/static/position.js";
+import {completePosition, seatCounts, cardsInPosition, packSize, dealtEach, meldKind, questionRules} from "../../api/static/position.js";
 import {parse} from "../../api/static/cardwords.js";
 
 // parameters in the shape GET /v1/variants gives them (only the parts the page reads)
@@ -57,4 +57,14 @@ test("a meld's kind is what its naturals say unless chosen", () => {
   assert.equal(meldKind({cards: ["10S", "JK", "10D"]}, parse), "set");
   assert.equal(meldKind({cards: ["7H", "JK", "9H"]}, parse), "run");
   assert.equal(meldKind({cards: ["7H", "JK", "9H"], kind: "set"}, parse), "set");
+});
+
+test("a position whose counts were worked out is sent as it is; one a person told otherwise as composed", () => {
+  const worked = layout({hand: ["10S", "10H", "10D"], drawn: "10S"});
+  assert.equal(questionRules(worked, BRITISH), undefined);
+  // "these are all my cards": three cards where the deal and the turn give fourteen
+  assert.deepEqual(questionRules(layout({hand: ["4H", "5H", "6H"], mineHidden: 0}), BRITISH),
+                   {positions: {counted: false}});
+  // a count typed as the deal gives it is no composition
+  assert.equal(questionRules(layout({hand: ["KH"], mineHidden: 12, others: 13, phase: "draw"}), BRITISH), undefined);
 });
