@@ -410,6 +410,52 @@ def test_09_scoring_a_hand_from_the_cards_left(phone, variant, left, penalties):
     page.screenshot(path=str(ARTIFACTS / f"dispute-09-{variant}.png"))
 
 
+# -- Jamaican scoring (002) -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,left,typed,penalties", [
+    # Andy (Player 1) bends: the cards tapped in count double
+    ("jamaican", {"Player 2": ["KH", "QS", "JK"], "Player 3": ["5D", "5C"], "Player 4": ["AS"]}, {},
+     {"Player 2": 140, "Player 3": 20, "Player 4": 30}),
+    ("jamaican_baby", {"Player 2": ["9C", "2D"], "Player 3": ["AD"], "Player 4": ["JK"]}, {},
+     {"Player 2": 22, "Player 3": 2, "Player 4": 100}),
+    # the points typed are the sheet's figures, already doubled
+    ("jamaican", {"Player 2": ["7H"]}, {"Player 3": 20, "Player 4": 6},
+     {"Player 2": 14, "Player 3": 20, "Player 4": 6}),
+])
+def test_16_bending_the_table_doubles_the_others_points(phone, variant, left, typed, penalties):
+    page = phone()
+    page.get_by_label("Variant", exact=True).select_option(variant)
+    page.get_by_label("Players in the game").select_option("4")
+    page.get_by_label("Who went out").select_option("Player 1")
+    page.get_by_label("How it ended").select_option(label="a bend: went out in the turn they first laid")
+    note = page.locator("#sheet-how-note")
+    assert "count doubled" in note.inner_text() and "already doubled" in note.inner_text()
+    for player, codes in left.items():
+        tap_cards_left(page, player, codes)
+    for player, points in typed.items():
+        page.locator(f".sheet-line[data-player='{player}']").get_by_label("Penalty points this hand, already doubled").fill(str(points))
+    answer = sheet_answer(page)
+    row = answer["rows"][0]
+    assert answer["inconsistency"] is None and row["how"] == "kalookie"
+    assert row["penalties"] == {"Player 1": 0, **penalties}
+    verdict = page.locator("#sheet-answer .verdict")
+    said = verdict.inner_text()
+    assert "The sheet agrees with the rules" in said
+    assert "Hand 1 was a bend by Player 1: every other player's points for the hand count doubled" in said, said
+    for player, points in penalties.items():
+        how = "as typed, taken as already doubled" if player in typed else f"{points // 2} for the cards left, doubled"
+        assert f"{player} {points} points ({how})" in said, said
+        assert "doubled for a bend" in page.locator(f"#sheet-answer td[data-player='{player}']").inner_text()
+    text = page.locator("#sheet-answer").inner_text()
+    assert not NOT_PLAIN.search(text), NOT_PLAIN.search(text).group(0)
+    # on screen once asked
+    box = verdict.get_by_text("The sheet agrees with the rules").bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dispute-16-{variant}-{'typed' if typed else 'cards'}.png"))
+
+
 def enter(page, winner: str, penalties: dict) -> dict:
     page.get_by_label("Who went out").select_option(winner)
     for player, points in penalties.items():
