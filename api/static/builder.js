@@ -316,7 +316,7 @@ async function showVerdict(body, verdict, question, kind) {
       box.append(h("p", {class: "what-happens"}, "What happens: " + verdict.events.map(e => eventWords(e, melds)).join("; ") + "."));
     }
   } else if (verdict.legal === false) {
-    box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res)));
+    box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res, YOU)));
   }
   if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state, verdict.legal === false));
   if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
