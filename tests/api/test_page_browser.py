@@ -1120,6 +1120,34 @@ def test_the_viewer_names_melds_by_their_cards_and_keeps_the_apis_words_behind_d
         assert not API_WORDS.search(said), (selector, API_WORDS.search(said).group(0), said)
 
 
+def test_the_boxes_are_named_after_the_question_and_the_counts_line_says_whose_melds(open_page):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    page.get_by_label("Variant", exact=True).select_option("british")
+    page.get_by_label("Players at the table").select_option("4")
+    heading = page.locator("#build-play-heading")
+    for question, name in [("swap", "the cards you offer for the joker"), ("discard", "the card you throw"),
+                           ("meld", "the cards you want to play")]:
+        page.get_by_label("Your question").select_option(question)
+        expect(heading).to_have_text(name[0].upper() + name[1:])
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_attached()
+    page.get_by_label("Your question").select_option("swap")
+    page.get_by_label("I have already come down (laid my first meld)").check()
+    page.get_by_role("button", name="Put another meld on the table").click()
+    page.get_by_label("laid by").select_option("Player 3")
+    for card in ("the seven of hearts", "a joker", "the nine of hearts"):
+        put(page, "the first meld on the table", card)
+    counts = page.locator("#build-counts")
+    expect(counts).to_contain_text("Player 3 holds 10 cards, not counting the 3 cards of their own melds on the table")
+    expect(counts).to_contain_text("Player 2 holds 13 cards")
+    expect(counts).to_contain_text("Player 4 holds 13 cards")
+    assert "less any cards they laid" not in counts.inner_text()
+    page.get_by_label("Variant", exact=True).select_option("jamaican")
+    for question, label in [("call", "Which player calls the top discard"), ("allow", "Which player's call you allow")]:
+        page.get_by_label("Your question").select_option(question)
+        expect(page.get_by_label(label, exact=True)).to_be_visible()
+
+
 def test_docs_try_it_out_adjudicates_on_a_non_default_port_reached_as_localhost(browser):
     from playwright.sync_api import expect
     with serving(_page_app()) as url:

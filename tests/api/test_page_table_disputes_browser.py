@@ -177,7 +177,7 @@ def test_04_taking_a_joker_from_a_run(phone, variant, run, natural, has_opened):
     if has_opened:
         opened(page)
     table_meld(page, "Player 2", run, "run")
-    lay(page, "the cards you want to play", [natural])
+    lay(page, "the cards you offer for the joker", [natural])
     request, answer = asked(page)
     assert request["action"]["naturals"] == [natural]
     if has_opened:
@@ -193,7 +193,7 @@ def test_05_a_joker_in_a_set_of_three_needs_both_missing_naturals(phone, variant
     opened(page)
     kept = [s for s in "SHDC" if rank + s != held][:2]
     table_meld(page, "Player 4", [rank + kept[0], rank + kept[1], "JK"], "set")
-    lay(page, "the cards you want to play", [held])
+    lay(page, "the cards you offer for the joker", [held])
     _, answer = asked(page)
     check_answer(page, answer, False, f"05-{variant}")
 
@@ -262,7 +262,7 @@ def test_12_a_joker_in_a_set(phone, variant, table, held, legal):
     ask_about(page, variant, "swap")
     opened(page)
     table_meld(page, "Player 2", table, "set")
-    lay(page, "the cards you want to play", [held])
+    lay(page, "the cards you offer for the joker", [held])
     lay(page, "the cards you lay with the joker", ["7H", "7D"])
     request, answer = asked(page)
     assert request["action"]["place"]["melds"][0]["cards"] == ["7H", "7D", "JK"]
@@ -277,7 +277,7 @@ def test_12_without_saying_where_the_joker_goes_the_answer_says_what_it_needs(ph
     ask_about(page, "kalooki_co_uk", "swap")
     opened(page)
     table_meld(page, "Player 2", ["10D", "10S", "10H", "JK"], "set")
-    lay(page, "the cards you want to play", ["10C"])
+    lay(page, "the cards you offer for the joker", ["10C"])
     _, answer = asked(page)
     assert answer["legal"] is None
     words = plain_answer(page)
@@ -519,7 +519,7 @@ def test_19_a_shared_question_opens_with_its_answer_in_words_first(phone, browse
     ask_about(page, "british", "swap")
     opened(page)
     table_meld(page, "Player 2", ["7H", "JK", "9H"], "run")
-    lay(page, "the cards you want to play", ["8H"])
+    lay(page, "the cards you offer for the joker", ["8H"])
     request, answer = asked(page)
     before = plain_answer(page)
     page.locator("#build-verdict").get_by_role("button", name="Share this question").click()
