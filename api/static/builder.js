@@ -556,7 +556,7 @@ export function renderBuilder() {
   $("build-kind-controls").hidden = !LAYS.has(question) && question !== "check";
   $("build-who-controls").hidden = !WHO_QUESTIONS.has(question);
   $("build-who").labels[0].textContent = {call: "Which player calls the top discard", allow: "Which player's call you allow",
-                                          penalty: "Which player the table reports", challenge: "Which player challenges"}[question] || "Which player";
+                                          penalty: "Which player the table reports", challenge: "Which player makes the challenge"}[question] || "Which player";
   $("build-infraction").hidden = $("build-infraction-label").hidden = question !== "penalty";
   $("build-challenge-controls").hidden = question !== "challenge";
   renderWho();

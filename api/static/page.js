@@ -278,7 +278,7 @@ export function showProblems(boxId, field, problem, where, state = null) {
 // The referee's title of a problem as a player would say it.
 export function problemTitle(problem) {
   const title = (problem && problem.title) || "a problem";
-  return /^malformed\b/i.test(title) ? "something in it is missing or not as the referee reads it" : title;
+  return /^malformed input$/i.test(title) ? "something in it is missing or not as the referee reads it" : title;
 }
 
 // A problem's text with the JSON pointers in it said in words.

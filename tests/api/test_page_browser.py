@@ -1101,9 +1101,11 @@ def test_the_rules_list_says_things_in_a_players_words(open_page, variant):
     page = open_page("/")
     page.get_by_label("Variant", exact=True).select_option(variant)
     page.get_by_role("link", name="The rules").click()
+    page.wait_for_load_state("networkidle")  # the chosen variant's rules, read and drawn
     expect(page.locator("#rules details.topic").first).to_be_attached()
     for topic in page.locator("#rules details.topic > summary").all():
         topic.click()
+    expect(page.locator("#rules details.topic:not([open])")).to_have_count(0)
     said = words_outside_details(page, "#rules")
     assert not API_WORDS.search(said), API_WORDS.search(said).group(0)
 
