@@ -22,6 +22,7 @@ export function firstWords(action, legal) {
   const yes = legal;
   switch (action.type) {
     case "call": return yes ? `Yes, ${who(action.player)} may call it.` : `No, ${who(action.player)} may not call it.`;
+    case "allow": return yes ? `Yes, you may allow ${who(action.caller)}'s call.` : `No, you may not allow ${who(action.caller)}'s call here.`;
     case "penalty": return yes ? `Yes, the penalty stands against ${who(action.player)}.` : `No, that costs ${who(action.player)} no penalty here.`;
     case "challenge": return yes ? `Yes, ${who(action.player)} may challenge ${who(action.target)}.`
                                  : `No, ${who(action.player)} may not challenge ${who(action.target)} here.`;

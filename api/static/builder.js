@@ -28,6 +28,8 @@ export function targetName(target) {
   if (extraIndex(target) !== null) return extraName(extraIndex(target));
   if (target === "play" && LAYS.has($("build-question").value) && builder.extra.length) return "your first new meld";
   if (target === "play" && THROWS.has($("build-question").value)) return "the card you throw";
+  if (target === "play" && $("build-question").value === "swap") return "the cards you offer for the joker";
+  if (target === "play" && $("build-question").value === "moveup") return "the card the joker stands for";
   if (BUILD_AREAS[target]) return BUILD_AREAS[target];
   const m = builder.melds.find(x => x.id === target);
   return m ? meldName(m) : target;
@@ -317,7 +319,7 @@ async function showVerdict(body, verdict, question, kind) {
       box.append(h("p", {class: "what-happens"}, "What happens: " + verdict.events.map(e => eventWords(e, melds)).join("; ") + "."));
     }
   } else if (verdict.legal === false) {
-    box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res)));
+    box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res, YOU)));
   }
   if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state, verdict.legal === false));
   if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
@@ -494,16 +496,21 @@ function renderCounts() {
   const params = variantParameters(page.variant);
   if (!params || !$("build-players").value) return;
   const question = $("build-question").value;
-  let counts;
-  try { counts = seatCounts(buildLayout(), params); } catch { return; }
+  let counts, layout;
+  try { layout = buildLayout(); counts = seatCounts(layout, params); } catch { return; }
   const [mine, other] = [counts[0], counts[1]];
+  const laid = id => layout.melds.filter(m => m.owner === id).reduce((n, m) => n + m.cards.length, 0);
   $("build-others").placeholder = String(other.hidden);
   $("build-mine-hidden").placeholder = String(mine.hidden);
   $("build-mine-hidden").disabled = WHOLE_HAND.has(question);
   const yours = WHOLE_HAND.has(question) ? `you hold only the ${plural(mine.listed, "card")} you tapped in`
     : `you hold ${plural(mine.count, "card")} (${mine.listed} tapped in, ${mine.hidden} not)${mine.derived ? "" : ", as you said"}`;
-  $("build-counts").textContent = `Counted from the deal: ${yours}; each other player holds ${plural(other.count, "card")}`
-    + `${other.derived ? " less any cards they laid" : ", as you said"}. Type a number to correct a count.`;
+  // each other player's count, from the deal less the cards of the melds that player laid (never another's)
+  const others = counts.slice(1);
+  const theirs = !other.derived ? `each other player holds ${plural(other.count, "card")}, as you said`
+    : others.every(c => c.count === other.count && !laid(c.id)) ? `each other player holds ${plural(other.count, "card")}`
+    : others.map(c => `${c.id} holds ${plural(c.count, "card")}${laid(c.id) ? `, not counting the ${plural(laid(c.id), "card")} of their own melds on the table` : ""}`).join(", ");
+  $("build-counts").textContent = `Counted from the deal: ${yours}; ${theirs}. Type a number to correct a count.`;
 }
 
 export function renderTable() {
@@ -550,9 +557,12 @@ export function renderBuilder() {
   $("build-end").hidden = $("build-end").previousElementSibling.hidden = question !== "build";
   $("build-kind-controls").hidden = !LAYS.has(question) && question !== "check";
   $("build-who-controls").hidden = !WHO_QUESTIONS.has(question);
+  $("build-who").labels[0].textContent = {call: "Which player calls the top discard", allow: "Which player's call you allow",
+                                          penalty: "Which player the table reports", challenge: "Which player makes the challenge"}[question] || "Which player";
   $("build-infraction").hidden = $("build-infraction-label").hidden = question !== "penalty";
   $("build-challenge-controls").hidden = question !== "challenge";
   renderWho();
+  $("build-play-heading").textContent = capitalised(targetName("play"));
   $("build-play-help").textContent = {
     take: "The cards from your hand that go with the top discard into the new meld (more melds below).",
     meld: "The cards of your first new meld, in order (a run from its low end); lay more melds below.",

@@ -4,7 +4,7 @@
 // From any step of a log this is a branch ("what if"): the log up to that step and the move chosen,
 // the original log kept to go back to.  Uses page.js (h, $, call, page, goTo, renderStepList...).
 import {Cards} from "./cards.js";
-import {$, h, plural, ordinalPath, call, clearProblems, showProblems, page, handOf, describeAction, renderStepList, goTo} from "./page.js";
+import {$, h, plural, ordinalPath, call, clearProblems, showProblems, page, handOf, describeAction, renderStepList, goTo, meldCalled, meldsAt} from "./page.js";
 
 export const EXPLORE_SHOWN = 12;  // moves listed at once; the rest behind "show all"
 export const explore = {original: null, from: null, actions: [], all: false};
@@ -13,11 +13,11 @@ export const explore = {original: null, from: null, actions: [], all: false};
 export function moveWords(a, who) {
   if (a.type === "meld") {
     const melds = (a.melds || []).map(m => Cards.names(m.cards || []));
-    const builds = (a.builds || []).map(b => `${Cards.names(b.cards || [])} on meld ${b.meld}`);
+    const builds = (a.builds || []).map(b => `${Cards.names(b.cards || [])} on ${meldCalled(b.meld, meldsAt(page.p))}`);
     return `${who} lays ${melds.join("; and ")}${builds.length ? `, adding ${builds.join(" and ")}` : ""}`;
   }
   if (a.type === "turn") return `${who}: ` + (a.actions || []).map(x => moveWords(x, who)).join(", then ");
-  return describeAction(a, who);
+  return describeAction(a, who, meldsAt(page.p));
 }
 
 export async function askLegal() {

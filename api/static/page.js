@@ -135,7 +135,16 @@ export function plainWords(text, res) {
     .replace(/\bamb\.[\w.]+:\s*/g, "")
     .replace(/\(amb\.[\w.]+ /g, "(the referee's reading: ")
     .replace(/\b(?:clause|citing) (?=[a-z_]+\.[a-z])/g, "citing ")
-    .replace(/(^|[\s(])\/([a-z_]+(?:\/[a-z_]+)+)/g, (_, lead, path) => `${lead}the house rule \u201c${path.split("/").map(w => w.replace(/_/g, " ")).join(": ")}\u201d`)
+    // the API's own words (action types, field names, the client, house-rule paths) in a player's words
+    .replace(/\s*\(type [^()]*\)/g, "")
+    .replace(/\s*\(`[^`]*`\)/g, "")
+    .replace(/`([^`]*)`/g, (_, code) => /[._:]/.test(code) ? "a house rule" : code)
+    .replace(/\b(meld|penalty|draw|discard|pass|call|allow|challenge) action\b/g, "$1")
+    .replace(/\bfor the client to apply\b/g, "for the table to apply")
+    .replace(/\bthe client\b/g, "the table")
+    .replace(/\bsets \/[a-z_]+(?:\/[a-z_]+)+ to [\w.]+/g, "says so in its house rules")
+    .replace(/\s*\(\/[a-z_]+(?:\/[a-z_]+)+\)/g, " (a house rule)")
+    .replace(/(^|[\s(])\/([a-z_]+(?:\/[a-z_]+)+)(?: [a-z_]+)?/g, (_, lead) => `${lead}a house rule`)
     .replace(/\b[a-z_]+(?:\.[a-z0-9_]+)+\b/g, id => res.clauses.has(id)
       ? `the rule \u201c${res.clauses.get(id).statement.replace(/\.$/, "")}\u201d` : id)
     .replace(/^./, c => c.toUpperCase());
@@ -145,7 +154,7 @@ export function plainWords(text, res) {
 export function idsDetails(...rows) {
   const items = rows.filter(r => r && r[1]);
   if (!items.length) return "";
-  return h("details", {class: "ids"}, h("summary", {}, "Details (ids for the record)"),
+  return h("details", {class: "ids"}, h("summary", {}, "Details for the record"),
     h("ul", {}, items.map(([label, value]) => h("li", {}, `${label}: `, typeof value === "string" ? h("code", {}, value) : value))));
 }
 
@@ -183,11 +192,11 @@ export function variantSources(clause, documents) {
 // A broken rule in plain words: the message, the rule's statement and id, its sources, its rulings.
 // `words`, when given, says what went wrong better than the referee's message could for this
 // question (the message itself then stays, as written, behind "details").
-export function violationBlock(v, res, label = "What went wrong: ", words = null) {
+export function violationBlock(v, res, label = "What went wrong: ", words = null, you = null) {
   const clause = res.clauses.get(v.clause);
   const rulings = v.rulings || variantRulings(clause, res);
   const sources = v.sources || (clause && clause.sources) || [];
-  const message = words || namesInText(v.message || "");
+  const message = words || playerWords(namesInText(v.message || ""), you);
   return h("div", {class: "violation", "data-clause": v.clause},
     h("p", {class: "violation-message"}, h("strong", {}, label), message),
     h("p", {class: "violation-rule"}, h("strong", {}, "The rule: "), namesInText(v.statement || (clause && clause.statement) || "")),
@@ -253,7 +262,7 @@ export function showProblems(boxId, field, problem, where, state = null) {
   const counted = state ? packCount(errors, state) : null;
   box.replaceChildren(
     h("p", {class: "problem-title"}, problem && problem.status === undefined && problem.title ? problem.title  // the page's own
-                                     : `The referee could not accept this: ${(problem && problem.title) || "a problem"}`),
+                                     : `The referee could not accept this: ${problemTitle(problem)}`),
     counted || "",
     h("ul", {}, [...groups.values()].map(({place, words, errors: list}) => {
       const pointers = list.map(e => e.pointer || "");
@@ -266,9 +275,16 @@ export function showProblems(boxId, field, problem, where, state = null) {
   if (field) field.setAttribute("aria-invalid", "true");
 }
 
+// The referee's title of a problem as a player would say it.
+export function problemTitle(problem) {
+  const title = (problem && problem.title) || "a problem";
+  return /^malformed input$/i.test(title) ? "something in it is missing or not as the referee reads it" : title;
+}
+
 // A problem's text with the JSON pointers in it said in words.
 export function problemWords(detail, where) {
-  return String(detail || "").replace(/\/(?:state|start|game|action|actions|players|melds|discard|stock)(?:\/[\w~.-]+)*/g, p => where(p));
+  return String(detail || "")
+    .replace(/\s*\((?:penalties|scores|hands|payments|credits|infractions|buy_ins)\/[^)]*\)/g, "").replace(/\/(?:state|start|game|action|actions|players|melds|discard|stock)(?:\/[\w~.-]+)*/g, p => where(p));
 }
 
 // The cards of a position counted out seat by seat, when the referee found that they do not make the
@@ -474,7 +490,14 @@ export function actorOf(i) {
   return (hand && hand.to_act) || "A player";
 }
 
-export function describeAction(a, who) {
+// A meld on the table named by its cards where the position holding it is known ("the run of the seven of
+// hearts, ..."), else as "a meld on the table": never by its id.
+export function meldCalled(id, melds) {
+  const m = (melds || []).find(x => x.id === id);
+  return m ? `the ${m.kind || "meld"} of ${Cards.names(m.cards || [])}` : "a meld on the table";
+}
+
+export function describeAction(a, who, melds) {
   switch (a.type) {
     case "draw": return `${who} draws from the ${a.source === "discard" ? "discard pile" : "stock"}`;
     case "discard": return `${who} discards ${Cards.name(a.card)}`;
@@ -482,11 +505,11 @@ export function describeAction(a, who) {
       const builds = (a.builds || []).length ? ` and adds to ${plural(a.builds.length, "meld")}` : "";
       return `${who} lays ${plural((a.melds || []).length, "new meld")}${builds}`;
     }
-    case "build": return `${who} adds ${Cards.names(a.cards || [])} to meld ${a.meld}${a.end ? ` at its ${a.end} end` : ""}`;
-    case "swap_joker": return `${who} exchanges ${Cards.names(a.naturals || [])} for the joker in meld ${a.meld}`;
+    case "build": return `${who} adds ${Cards.names(a.cards || [])} to ${meldCalled(a.meld, melds)}${a.end ? ` at its ${a.end} end` : ""}`;
+    case "swap_joker": return `${who} exchanges ${Cards.names(a.naturals || [])} for the joker in ${meldCalled(a.meld, melds)}`;
     case "announce": return `${who} announces ${plural(a.count, "card")} left in hand`;
     case "pass": return `${who} passes on the upcard`;
-    case "turn": return `${who} plays a whole turn: ` + (a.actions || []).map(x => describeAction(x, who)).join("; ");
+    case "turn": return `${who} plays a whole turn: ` + (a.actions || []).map(x => describeAction(x, who, melds)).join("; ");
     case "buy_in": return `${who} buys back into the game`;
     case "decline": return `${who} declines to buy back in`;
     case "next_hand": return "The next hand is dealt";
@@ -517,15 +540,15 @@ export function actionCards(a) {
   }
 }
 
-export function describeEvent(e) {
+export function describeEvent(e, melds) {
   switch (e.type) {
     case "drew": return e.card ? `${e.player} took ${Cards.name(e.card)} from the discard pile` : `${e.player} drew from the ${e.source === "discard" ? "discard pile" : "stock"}`;
     case "passed": return `${e.player} passed on the upcard`;
     case "opened": return `${e.player} opened with ${plural(e.points, "point")}`;
     case "melded": return `${e.player} laid a ${e.kind} (${Cards.names(e.cards)}), worth ${plural(e.points, "point")}`;
-    case "built": return `${e.player} added ${Cards.names(e.cards)} to meld ${e.meld}${e.end ? ` at its ${e.end} end` : ""}`;
-    case "set_closed": return `the set ${e.meld} is complete`;
-    case "joker_released": return `${e.player} took the joker from meld ${e.meld}, putting ${Cards.names(e.naturals)} in its place`;
+    case "built": return `${e.player} added ${Cards.names(e.cards)} to ${meldCalled(e.meld, melds)}${e.end ? ` at its ${e.end} end` : ""}`;
+    case "set_closed": return `${meldCalled(e.meld, melds).replace(/^a meld on the table$/, "the set")} is complete`;
+    case "joker_released": return `${e.player} took the joker from ${meldCalled(e.meld, melds)}, putting ${Cards.names(e.naturals)} in its place`;
     case "discarded": return `${e.player} discarded ${Cards.name(e.card)}`;
     case "announced": return `${e.player} announced ${plural(e.count, "card")} left`;
     case "announcement_missed": return `${e.player} did not announce the cards left and may not go out next turn`;
@@ -553,6 +576,13 @@ export function stepStatus(i) {
   return v && v.legal === false ? "not allowed" : v && v.legal === null ? "undetermined" : "allowed";
 }
 
+// The melds on the table at the log's position `i` (none where that position is not known yet).
+export function meldsAt(i) {
+  const position = page.log && page.log.positions[i];
+  const hand = position && handOf(position);
+  return (hand && hand.melds) || [];
+}
+
 export function renderStepList() {
   const log = page.log;
   const list = $("step-list");
@@ -561,7 +591,7 @@ export function renderStepList() {
     const reachable = i <= log.end;
     return h("li", {class: `step ${status.replace(" ", "-")}`, "data-step": i + 1},
       h("button", {type: "button", disabled: !reachable, onclick: () => goTo(i)},
-        `Step ${i + 1}: ${describeAction(a, actorOf(i))}`),
+        `Step ${i + 1}: ${describeAction(a, actorOf(i), meldsAt(i))}`),
       h("span", {class: "step-status"}, ` ${status}`));
   }));
   $("step-illegal").hidden = log.illegal === null;
@@ -618,7 +648,7 @@ export function renderVerdict(p, position) {
   const illegal = verdict && verdict.legal === false;
   const cards = actionCards(action);
   const box = h("div", {class: `verdict ${illegal ? "illegal" : "legal"}`, "data-step": p + 1},
-    h("h4", {}, `Step ${p + 1}: ${describeAction(action, actorOf(p))}`),
+    h("h4", {}, `Step ${p + 1}: ${describeAction(action, actorOf(p), meldsAt(p))}`),
     cards.length ? Cards.row(cards) : "");
   if (!verdict) return box;
   const sign = h("div", {class: "controls"}, signButton(() => stepRequest(p)));  // rulings.js
@@ -632,7 +662,7 @@ export function renderVerdict(p, position) {
   }
   if (!illegal) {
     box.append(h("p", {class: "verdict-word"}, h("strong", {}, "Allowed."),
-                  (verdict.events || []).length ? " What happened: " + verdict.events.map(describeEvent).join("; ") + "." : ""));
+                  (verdict.events || []).length ? " What happened: " + verdict.events.map(e => describeEvent(e, meldsAt(p + 1).concat(meldsAt(p)))).join("; ") + "." : ""));
     if (verdict.result) box.append(resultBlock(verdict.result));
     box.append(tableNow(p + 1 < log.actions.length ? "The move stands; play goes on (the next step)." : "The move stands."), sign);
     return box;
@@ -656,8 +686,25 @@ export function distinct(violations) {
 }
 
 // Each broken rule in its block, the one that makes the move illegal first, the others after it ("and").
-export function violationBlocks(violations, res) {
-  return distinct(violations).map((v, i) => violationBlock(v, res, i ? "It also breaks a rule: " : "What went wrong: "));
+export function violationBlocks(violations, res, you = null) {
+  return distinct(violations).map((v, i) => violationBlock(v, res, i ? "It also breaks a rule: " : "What went wrong: ", null, you));
+}
+
+// The referee's message as a player says it: "come down" for opening and, where the person asking is
+// the seat `you`, "you" for that seat.
+export function playerWords(text, you = null) {
+  let said = String(text)
+    .replace(/\bhas not opened\b/g, "has not come down").replace(/\bhave not opened\b/g, "have not come down")
+    .replace(/\bhas opened\b/g, "has come down").replace(/\bhave opened\b/g, "have come down");
+  if (you) {
+    const seat = you.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    said = said.replace(new RegExp(`\\b${seat}'s\\b`, "g"), "your")
+      .replace(new RegExp(`\\b${seat} has\\b`, "g"), "you have")
+      .replace(new RegExp(`\\b${seat} is\\b`, "g"), "you are")
+      .replace(new RegExp(`\\b${seat}\\b`, "g"), "you")
+      .replace(/^(you|your)\b/, w => w.charAt(0).toUpperCase() + w.slice(1));
+  }
+  return said;
 }
 
 export function resultBlock(result) {
@@ -746,7 +793,7 @@ export function renderPosition(position) {
     const acting = pl.id === hand.to_act;
     return h("section", {class: `seat${acting ? " to-act" : ""}`, "data-player": pl.id, "aria-label": `${pl.id}'s hand`},
       h("h4", {}, pl.id, acting ? ` \u2014 ${PHASE_WORDS[hand.phase] || hand.phase}` : ""),
-      h("p", {class: "seat-facts"}, [pl.opened ? "has opened" : "has not opened", plural(pl.score || 0, "point"),
+      h("p", {class: "seat-facts"}, [pl.opened ? "has come down" : "has not come down", plural(pl.score || 0, "point"),
                                       plural(pl.hand.length + (pl.hidden || 0), "card"),
                                       pl.hidden ? `${pl.hidden} of them unseen` : null,
                                       pl.barred ? "may not go out next turn" : null,
@@ -756,7 +803,7 @@ export function renderPosition(position) {
   })));
   if (hand.turn && hand.turn.source) {
     parts.push(h("p", {class: "turn-facts"}, `${hand.to_act} has drawn from the ${hand.turn.source === "discard" ? "discard pile" : "stock"} this turn.`,
-      builds.map(([meld, ends]) => ` Added to meld ${meld} this turn: ${ends.low || 0} at the low end, ${ends.high || 0} at the high end.`).join("")));
+      builds.map(([meld, ends]) => ` Added to ${meldCalled(meld, melds)} this turn: ${ends.low || 0} at the low end, ${ends.high || 0} at the high end.`).join("")));
   }
   if (hand.result) parts.push(resultBlock(hand.result));
   return h("div", {class: "position"}, parts);

@@ -167,8 +167,9 @@ export async function checkRuling(text) {
   const published = found.published.find(k => k.key_id === verified);
   $("signed-answer").replaceChildren(verified
     ? h("div", {class: "verdict legal signed-result", "data-verified": "true"},
-        h("p", {}, h("strong", {}, "Verified."), ` The key ${verified} signed exactly this request and this answer: nobody has altered them.`),
-        published && published.ephemeral ? h("p", {}, "That key is the referee's ephemeral key: it is gone when the referee restarts, so keep its public key (from /v1/keys) with the ruling.") : "",
+        h("p", {}, h("strong", {}, "Verified."), " The referee's key signed exactly this question and this answer: nobody has altered them."),
+        published && published.ephemeral ? h("p", {}, "That key lasts only until the referee restarts: keep a copy of it with the ruling.") : "",
+        idsDetails(["the key", verified], ["where the key is published", published ? "/v1/keys" : null]),
         rulingSummary(ruling.request, ruling.answer))
     : h("div", {class: "verdict illegal signed-result", "data-verified": "false"},
         h("p", {}, h("strong", {}, "Not verified."), ` ${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`),

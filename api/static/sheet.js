@@ -22,6 +22,15 @@ export function howChoices(params) {
           ["void", "nobody: the stock ran out and the hand is void"]];
 }
 
+// How many times the losers' points count after a hand won all at once (a bend, in the Jamaican game), and
+// the name of such a hand.
+export function doubling(params) {
+  const k = params.kalookie || {};
+  return {times: k.penalty_multiplier || 1, name: k.first_down_only ? "a bend" : "a kalookie"};
+}
+
+export function timesWord(n) { return {2: "doubled", 3: "tripled", 4: "quadrupled"}[n] || `multiplied by ${n}`; }
+
 export function contractRow(params, n) {
   const hands = params.contract && params.contract.hands;
   return hands ? hands[String(n)] || null : null;
@@ -42,7 +51,7 @@ export function renderSheetForm() {
   $("sheet-lines").replaceChildren(...sheet.players.map((p, i) => h("fieldset", {class: "sheet-line", "data-player": p},
     h("legend", {}, p),
     cardsLeft(p, i),
-    h("label", {for: `sheet-pen-${i}`}, "Penalty points this hand"),
+    h("label", {for: `sheet-pen-${i}`, class: "sheet-pen-label"}, "Penalty points this hand"),
     h("input", {type: "number", id: `sheet-pen-${i}`, min: 0, max: 10000, step: 1, inputmode: "numeric", class: "sheet-pen"}),
     h("label", {for: `sheet-total-${i}`}, "Total written on the sheet (if any)"),
     h("input", {type: "number", id: `sheet-total-${i}`, min: -100000, max: 1000000, step: 1, inputmode: "numeric", class: "sheet-total"}),
@@ -84,9 +93,19 @@ function redrawCards(p, i, tapped) {
   if (tapped) $(`sheet-cards-${i}`).querySelector(`.pick[data-card='${tapped}']`).focus();
 }
 
-// The winner's line takes no penalty; a void hand has no winner.
+// The winner's line takes no penalty; a void hand has no winner.  After a hand that multiplies the
+// losers' points, the form says so: the referee multiplies the points of the cards tapped in, and takes
+// the points typed as already multiplied (as the score sheet reads them).
 export function syncWinner() {
   const how = $("sheet-how").value;
+  const {times, name} = doubling(sheetParams());
+  const multiplied = how === "kalookie" && times > 1;
+  $("sheet-how-note").hidden = !multiplied;
+  $("sheet-how-note").textContent = multiplied
+    ? `After ${name} every other player's points count ${timesWord(times)}: tap in their cards left and the referee ` +
+      `counts them ${timesWord(times)}; points you type are taken as already ${timesWord(times)}.` : "";
+  for (const label of document.querySelectorAll(".sheet-pen-label"))
+    label.textContent = multiplied ? `Penalty points this hand, already ${timesWord(times)}` : "Penalty points this hand";
   $("sheet-winner").disabled = how === "void";
   for (const line of document.querySelectorAll(".sheet-line")) {
     const pen = line.querySelector(".sheet-pen");
@@ -160,6 +179,7 @@ export async function addHand() {
   sheet.picking = null;
   await renderSheet();
   renderSheetForm();
+  $("sheet-answer").scrollIntoView({block: "start"});
 }
 
 function payWords(amount) { return amount > 0 ? `gets ${amount}` : amount < 0 ? `pays ${-amount}` : "pays nothing"; }
@@ -171,11 +191,14 @@ export async function renderSheet() {
   const params = sheetParams();
   const res = await rulesResources(page.variant);
   const bad = a.inconsistency;
+  const {times, name} = doubling(params);
+  const multiplied = row => row.how === "kalookie" && times > 1;
   const rows = a.rows.map((row, i) => h("tr", {"data-hand": row.hand, class: bad && bad.hand === row.hand ? "has-problem" : ""},
     h("th", {scope: "row"}, `Hand ${row.hand}`, contractRow(params, row.hand) ? h("span", {class: "contract-cell"}, ` ${contractOf(contractRow(params, row.hand))}`) : ""),
     h("td", {"data-label": "Ended"}, row.how === "void" ? "void" : `${row.winner} ${(howChoices(params).find(c => c[0] === row.how) || [0, row.how])[1]}`),
     sheet.players.map(p => h("td", {"data-player": p, "data-label": p}, String((row.scores || {})[p] ?? ""),
-      (row.penalties || {})[p] !== undefined ? h("span", {class: "penalty"}, ` (${plural(row.penalties[p], "point")} this hand)`) : "",
+      (row.penalties || {})[p] !== undefined ? h("span", {class: "penalty"},
+        ` (${plural(row.penalties[p], "point")} this hand${multiplied(row) && row.winner !== p ? `, ${timesWord(times)} for ${name}` : ""})`) : "",
       (row.payments || {})[p] !== undefined ? h("span", {class: "ledger"}, ` ${payWords(row.payments[p])}`) : "")),
     h("td", {"data-label": "Pool"}, String(row.pool)),
     h("td", {"data-label": "Out, buy-ins"}, [(row.eliminated || []).length ? `out: ${row.eliminated.join(", ")}` : "",
@@ -208,9 +231,22 @@ export async function renderSheet() {
       tableNow("Put right the entry named, then go on: nothing after it can be trusted until it is.")));
   } else {
     parts.unshift(h("div", {class: "verdict legal sheet-consistent"},
-      h("p", {class: "verdict-word"}, h("strong", {}, "The sheet agrees with the rules"), ` (${plural(a.rows.length, "hand")} so far).`)));
+      h("p", {class: "verdict-word"}, h("strong", {}, "The sheet agrees with the rules"), ` (${plural(a.rows.length, "hand")} so far).`),
+      multipliedSaid(a.rows[a.rows.length - 1], sheet.hands[a.rows.length - 1], times, name)));
   }
   box.replaceChildren(...parts);
+}
+
+// The last hand, where it multiplied the losers' points: each loser's figure and where it came from, in words.
+function multipliedSaid(row, entry, times, name) {
+  if (!row || row.how !== "kalookie" || times < 2) return "";
+  const said = Object.entries(row.penalties || {}).filter(([p]) => p !== row.winner).map(([p, v]) =>
+    (entry && entry.hands && entry.hands[p]) ? `${p} ${plural(v, "point")} (${v / times} for the cards left, ${timesWord(times)})`
+    : (entry && entry.penalties && entry.penalties[p] !== undefined) ? `${p} ${plural(v, "point")} (as typed, taken as already ${timesWord(times)})`
+    : `${p} ${plural(v, "point")}`);
+  return h("p", {class: "sheet-multiplied"},
+    `Hand ${row.hand} was ${name} by ${row.winner}: every other player's points for the hand count ${timesWord(times)}: ` +
+    said.join(", ") + ".");
 }
 
 // A player over the limit decides: the last hand's entry says so, and the sheet is asked again.

@@ -1085,6 +1085,71 @@ def test_a_verdict_says_what_happened_whether_allowed_why_and_what_now_and_its_i
 
 # -- /docs on another host and port ------------------------------------------------------------------
 
+# the API's own words, which stay behind "details": action types, field names, code, endpoints, meld ids
+API_WORDS = re.compile(r"\(type |`|\bclient\b|/v1/|\bed25519\b|\bbase64\b|\bm\d+\b|\bids\b|"
+                       r"\b(?:meld|penalty|draw|discard|pass|call|allow|challenge) action\b|\bMalformed\b|\bsets the house rule\b")
+
+
+def words_outside_details(page, selector: str) -> str:
+    return page.locator(selector).evaluate(
+        "(n) => { const c = n.cloneNode(true); c.querySelectorAll('details.ids').forEach(d => d.remove()); return c.innerText; }")
+
+
+@pytest.mark.parametrize("variant", ["jamaican", "north_american_uspcc", "british", "kalooki_co_uk"])
+def test_the_rules_list_says_things_in_a_players_words(open_page, variant):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    page.get_by_label("Variant", exact=True).select_option(variant)
+    page.get_by_role("link", name="The rules").click()
+    page.wait_for_load_state("networkidle")  # the chosen variant's rules, read and drawn
+    expect(page.locator("#rules details.topic").first).to_be_attached()
+    for topic in page.locator("#rules details.topic > summary").all():
+        topic.click()
+    expect(page.locator("#rules details.topic:not([open])")).to_have_count(0)
+    said = words_outside_details(page, "#rules")
+    assert not API_WORDS.search(said), API_WORDS.search(said).group(0)
+
+
+def test_the_viewer_names_melds_by_their_cards_and_keeps_the_apis_words_behind_details(open_page):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    load_log(page, DISPUTE.read_text(encoding="utf-8"))
+    expect(page.locator("#verdict .verdict.illegal .violation").first).to_be_visible()
+    steps = page.locator("#step-list").inner_text()
+    assert re.search(r"adds .+ to the (?:run|set) of ", steps), steps
+    for selector in ("#step-list", "#verdict", "#position", "#log-form", "#signed"):
+        said = words_outside_details(page, selector)
+        assert not API_WORDS.search(said), (selector, API_WORDS.search(said).group(0), said)
+
+
+def test_the_boxes_are_named_after_the_question_and_the_counts_line_says_whose_melds(open_page):
+    from playwright.sync_api import expect
+    page = open_page("/")
+    page.get_by_label("Variant", exact=True).select_option("british")
+    page.get_by_label("Players at the table").select_option("4")
+    heading = page.locator("#build-play-heading")
+    for question, name in [("swap", "the cards you offer for the joker"), ("discard", "the card you throw"),
+                           ("meld", "the cards you want to play")]:
+        page.get_by_label("Your question").select_option(question)
+        expect(heading).to_have_text(name[0].upper() + name[1:])
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_attached()
+    page.get_by_label("Your question").select_option("swap")
+    page.get_by_label("I have already come down (laid my first meld)").check()
+    page.get_by_role("button", name="Put another meld on the table").click()
+    page.get_by_label("laid by").select_option("Player 3")
+    for card in ("the seven of hearts", "a joker", "the nine of hearts"):
+        put(page, "the first meld on the table", card)
+    counts = page.locator("#build-counts")
+    expect(counts).to_contain_text("Player 3 holds 10 cards, not counting the 3 cards of their own melds on the table")
+    expect(counts).to_contain_text("Player 2 holds 13 cards")
+    expect(counts).to_contain_text("Player 4 holds 13 cards")
+    assert "less any cards they laid" not in counts.inner_text()
+    page.get_by_label("Variant", exact=True).select_option("jamaican")
+    for question, label in [("call", "Which player calls the top discard"), ("allow", "Which player's call you allow")]:
+        page.get_by_label("Your question").select_option(question)
+        expect(page.get_by_label(label, exact=True)).to_be_visible()
+
+
 def test_docs_try_it_out_adjudicates_on_a_non_default_port_reached_as_localhost(browser):
     from playwright.sync_api import expect
     with serving(_page_app()) as url:

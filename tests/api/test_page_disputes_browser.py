@@ -97,7 +97,7 @@ def _uk(page):
     for card in ("the ten of spades", "the ten of diamonds", "a joker"):
         put(page, "the first meld on the table", card)
     page.get_by_label("It is", exact=True).select_option("set")
-    put(page, "the cards you want to play", "the ten of diamonds")
+    put(page, "the cards you offer for the joker", "the ten of diamonds")
     put(page, "the rest of your hand", "the four of clubs")
     put(page, "the top of the discard pile", "the two of diamonds")
 
@@ -121,7 +121,7 @@ def _jamaican_move_up(page):
     page.get_by_label("It is", exact=True).select_option("run")
     for card in ("the six of hearts", "a joker", "the eight of hearts", "the nine of hearts"):
         put(page, "the first meld on the table", card)
-    put(page, "the cards you want to play", "the seven of hearts")
+    put(page, "the card the joker stands for", "the seven of hearts")
     put(page, "the rest of your hand", "the king of spades")
     put(page, "the top of the discard pile", "the two of diamonds")
 

@@ -170,7 +170,7 @@ def test_04_taking_a_joker_from_a_run(phone, variant, run, natural, has_opened):
     if has_opened:
         opened(page)
     table_meld(page, "Player 2", run, "run")
-    lay(page, "the cards you want to play", [natural])
+    lay(page, "the cards you offer for the joker", [natural])
     request, answer = asked(page)
     assert request["action"]["naturals"] == [natural]
     if has_opened:
@@ -186,7 +186,7 @@ def test_05_a_joker_in_a_set_of_three_needs_both_missing_naturals(phone, variant
     opened(page)
     kept = [s for s in "SHDC" if rank + s != held][:2]
     table_meld(page, "Player 4", [rank + kept[0], rank + kept[1], "JK"], "set")
-    lay(page, "the cards you want to play", [held])
+    lay(page, "the cards you offer for the joker", [held])
     _, answer = asked(page)
     check_answer(page, answer, False, f"05-{variant}")
 
@@ -255,7 +255,7 @@ def test_12_a_joker_in_a_set(phone, variant, table, held, legal):
     ask_about(page, variant, "swap")
     opened(page)
     table_meld(page, "Player 2", table, "set")
-    lay(page, "the cards you want to play", [held])
+    lay(page, "the cards you offer for the joker", [held])
     lay(page, "the cards you lay with the joker", ["7H", "7D"])
     request, answer = asked(page)
     assert request["action"]["place"]["melds"][0]["cards"] == ["7H", "7D", "JK"]
@@ -270,7 +270,7 @@ def test_12_without_saying_where_the_joker_goes_the_answer_says_what_it_needs(ph
     ask_about(page, "kalooki_co_uk", "swap")
     opened(page)
     table_meld(page, "Player 2", ["10D", "10S", "10H", "JK"], "set")
-    lay(page, "the cards you want to play", ["10C"])
+    lay(page, "the cards you offer for the joker", ["10C"])
     _, answer = asked(page)
     assert answer["legal"] is None
     words = plain_answer(page)
@@ -403,6 +403,52 @@ def test_09_scoring_a_hand_from_the_cards_left(phone, variant, left, penalties):
     page.screenshot(path=str(ARTIFACTS / f"dispute-09-{variant}.png"))
 
 
+# -- Jamaican scoring (002) -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("variant,left,typed,penalties", [
+    # Andy (Player 1) bends: the cards tapped in count double
+    ("jamaican", {"Player 2": ["KH", "QS", "JK"], "Player 3": ["5D", "5C"], "Player 4": ["AS"]}, {},
+     {"Player 2": 140, "Player 3": 20, "Player 4": 30}),
+    ("jamaican_baby", {"Player 2": ["9C", "2D"], "Player 3": ["AD"], "Player 4": ["JK"]}, {},
+     {"Player 2": 22, "Player 3": 2, "Player 4": 100}),
+    # the points typed are the sheet's figures, already doubled
+    ("jamaican", {"Player 2": ["7H"]}, {"Player 3": 20, "Player 4": 6},
+     {"Player 2": 14, "Player 3": 20, "Player 4": 6}),
+])
+def test_16_bending_the_table_doubles_the_others_points(phone, variant, left, typed, penalties):
+    page = phone()
+    page.get_by_label("Variant", exact=True).select_option(variant)
+    page.get_by_label("Players in the game").select_option("4")
+    page.get_by_label("Who went out").select_option("Player 1")
+    page.get_by_label("How it ended").select_option(label="a bend: went out in the turn they first laid")
+    note = page.locator("#sheet-how-note")
+    assert "count doubled" in note.inner_text() and "already doubled" in note.inner_text()
+    for player, codes in left.items():
+        tap_cards_left(page, player, codes)
+    for player, points in typed.items():
+        page.locator(f".sheet-line[data-player='{player}']").get_by_label("Penalty points this hand, already doubled").fill(str(points))
+    answer = sheet_answer(page)
+    row = answer["rows"][0]
+    assert answer["inconsistency"] is None and row["how"] == "kalookie"
+    assert row["penalties"] == {"Player 1": 0, **penalties}
+    verdict = page.locator("#sheet-answer .verdict")
+    said = verdict.inner_text()
+    assert "The sheet agrees with the rules" in said
+    assert "Hand 1 was a bend by Player 1: every other player's points for the hand count doubled" in said, said
+    for player, points in penalties.items():
+        how = "as typed, taken as already doubled" if player in typed else f"{points // 2} for the cards left, doubled"
+        assert f"{player} {points} points ({how})" in said, said
+        assert "doubled for a bend" in page.locator(f"#sheet-answer td[data-player='{player}']").inner_text()
+    text = page.locator("#sheet-answer").inner_text()
+    assert not NOT_PLAIN.search(text), NOT_PLAIN.search(text).group(0)
+    # on screen once asked
+    box = verdict.get_by_text("The sheet agrees with the rules").bounding_box()
+    assert box and 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"dispute-16-{variant}-{'typed' if typed else 'cards'}.png"))
+
+
 def enter(page, winner: str, penalties: dict) -> dict:
     page.get_by_label("Who went out").select_option(winner)
     for player, points in penalties.items():
@@ -466,7 +512,7 @@ def test_19_a_shared_question_opens_with_its_answer_in_words_first(phone, browse
     ask_about(page, "british", "swap")
     opened(page)
     table_meld(page, "Player 2", ["7H", "JK", "9H"], "run")
-    lay(page, "the cards you want to play", ["8H"])
+    lay(page, "the cards you offer for the joker", ["8H"])
     request, answer = asked(page)
     before = plain_answer(page)
     page.locator("#build-verdict").get_by_role("button", name="Share this question").click()

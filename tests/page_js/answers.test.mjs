@@ -9,6 +9,8 @@ test("the first words say yes or no about whoever the question is about", () => 
   assert.equal(firstWords({type: "meld"}, true), "Yes, you may.");
   assert.equal(firstWords({type: "meld"}, false), "No, you may not.");
   assert.equal(firstWords({type: "call", player: "Player 3"}, true), "Yes, Player 3 may call it.");
+  assert.equal(firstWords({type: "allow", caller: "Player 2"}, true), "Yes, you may allow Player 2's call.");
+  assert.equal(firstWords({type: "allow", caller: "Player 2"}, false), "No, you may not allow Player 2's call here.");
   assert.equal(firstWords({type: "challenge", player: "Player 4", target: "Player 3"}, false),
                "No, Player 4 may not challenge Player 3 here.");
   assert.match(firstWords({type: "meld"}, null), /more cards/);
