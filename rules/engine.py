@@ -479,15 +479,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         if state.dealer_option:
             raise Illegal(DRAW_DEALER_UPCARD_OPTION,
                           "before the first turn the dealer may only take the upcard in exchange for a card, or pass")
-        card = state.stock[0]
-        if card is UNSEEN:  # nobody listed the stock: the card drawn is seen if the action names it
-            if action.card is not None:
-                if unaccounted(state, variant)[action.card] <= 0:
-                    raise MalformedInput(Problem(at + "/card", f"{action.card.code} cannot be the top of the stock: "
-                                                               f"every {action.card.code} of the pack is listed elsewhere"))
-                card = action.card
-        elif action.card is not None and action.card != card:
-            raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
+        card = _stock_top(variant, state, action, at)
         stock, discard = state.stock[1:], state.discard
     else:
         if not state.discard:
@@ -515,6 +507,21 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         undecided.carried = after
         raise undecided
     return after
+
+
+def _stock_top(variant: Variant, state: State, action: Draw, at: str) -> Card:
+    """The card a draw from the stock takes: its top card, or, where nobody listed the stock, the card
+    the action names (if the pack leaves one unaccounted for) or the unseen card."""
+    card = state.stock[0]
+    if card is UNSEEN:  # nobody listed the stock: the card drawn is seen if the action names it
+        if action.card is not None:
+            if unaccounted(state, variant)[action.card] <= 0:
+                raise MalformedInput(Problem(at + "/card", f"{action.card.code} cannot be the top of the stock: "
+                                                           f"every {action.card.code} of the pack is listed elsewhere"))
+            card = action.card
+    elif action.card is not None and action.card != card:
+        raise Illegal(DRAW_ONLY_TOP_CARD, f"only the top card of the stock may be drawn, not {action.card.code}")
+    return card
 
 
 def _discard_owes(variant: Variant, state: State, player: Player, top: Card) -> tuple[bool, Card | None]:
