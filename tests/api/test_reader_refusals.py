@@ -115,7 +115,10 @@ def judge(client: Any, endpoint: str, body: Any) -> int:
         context = f"{endpoint} {at}: the API gave {given[:8]}, the reader {found if found is None else found[:8]}"
         if by_shape and under:
             assert found is not None, context
-            assert found == under if complete else set(under) <= set(found), context
+            if complete:
+                assert found == under, context
+            else:  # the API's list was cut at MAX_PROBLEMS: the reader's is cut too, perhaps at other items
+                assert set(under) <= set(found) or len(found) >= contract.MAX_PROBLEMS, context
         elif by_shape:
             if complete:  # the API found nothing wrong here: neither does the contract
                 contract.check(component, part)
