@@ -105,7 +105,8 @@ def test_a_clone_without_symbolic_links_installs_and_runs_vectors(tmp_path):
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     bin_ = venv / "bin"
-    subprocess.run([str(bin_ / "pip"), "install", "-q", "-e", str(clone)], check=True, cwd=work, timeout=900)
+    # (with the server extra: the clone's app is made below, and its vectors run in process)
+    subprocess.run([str(bin_ / "pip"), "install", "-q", "-e", f"{clone}[server]"], check=True, cwd=work, timeout=900)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
     for cwd in (work, clone):  # through the installed package, and from the clone's own folder
         code = subprocess.run(
