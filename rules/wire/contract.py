@@ -164,7 +164,7 @@ def validate(component: str, body: Any, checked: bool = False) -> None:
     # The full validator walks a oneOf per item and keeps every error: on a list of thousands of
     # broken items that costs seconds.  It reads a copy whose lists are cut to their first items
     # (a list over its schema's size is still over it), and the answer says so.
-    checked, cut = _cut_body(component, body)
+    checked, cut = cut_body(component, body)
     shortened = {where for where, _, _ in cut}
     errors = sorted(_validator(component).iter_errors(checked), key=lambda e: [str(p) for p in e.absolute_path])
     for top in errors:
@@ -378,7 +378,7 @@ def request_components() -> frozenset[str]:
                      for op in openapi_document()["paths"].values() if "requestBody" in op.get("post", {}))
 
 
-def _cut_body(component: str, body: Any) -> tuple[Any, list[tuple[str, int, int]]]:
+def cut_body(component: str, body: Any) -> tuple[Any, list[tuple[str, int, int]]]:
     """``body`` cut as ``_cut_lists`` cuts it, with CHECKED_OBJECTS for the whole of it, or, for a
     request body, for each of its members: a member (a state, an action, a game) is checked within
     the bounds it gets when a library reader checks it alone, so that both find the same problems."""
