@@ -1,5 +1,5 @@
-"""The page settles a dispute at a real table, in a real browser, at a phone's size and a desktop's
-: a position of each family of variants set out by tapping alone, a log stepped through and
+"""The page settles a dispute at a real table, in a real browser, at a phone's size and a desktop's:
+a position of each family of variants set out by tapping alone, a log stepped through and
 branched with "what could I do here?", a Jamaican call dispute, and a score sheet entered by hand.
 
 The browser, the served referee and the helpers are tests/api/test_page_browser.py's.  What the page
