@@ -99,7 +99,7 @@ def variants_route() -> Response:
         whole = variant_wire(v)
         listed.append({"id": v.id, "name": v.name, "family": v.family, "extends": v.extends,
                        "sources": whole["sources"], "parameters": whole["parameters"],
-                       "status": v.status, "not_enforced": list(v.not_enforced)})
+                       "status": v.status, "not_enforced": list(v.not_enforced), "tables": whole["tables"]})
     return json_answer({"variants": listed})
 
 

@@ -4,7 +4,7 @@
 import {Cards} from "./cards.js";
 import {chooseVariant, decodeShare, encodeShare, renderPosition, checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
 import {signButton} from "./rulings.js";
-import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, questionRules, seatCounts, seatIds} from "./position.js";
+import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, questionRules, seatCounts, seatIds, tableOf} from "./position.js";
 import {firstWords, meldWords, moveWords, tableNowWords} from "./answers.js";
 import {namesInText} from "./cardwords.js";
 import {askFragment} from "./fragment.js";
@@ -67,8 +67,12 @@ export function ownerOf(m, players) {
   return seat && Number(seat[1]) <= players ? m.owner : "Player 2";
 }
 
+export function variantOf(id) {
+  return page.variants.find(x => x.id === id) || null;
+}
+
 export function variantParameters(id) {
-  const v = page.variants.find(x => x.id === id);
+  const v = variantOf(id);
   return v ? v.parameters : null;
 }
 
@@ -79,12 +83,12 @@ export function buildLayout() {
   const extra = LAYS.has(question) ? [...builder.extra.flat(), ...builder.addto] : question === "swap" ? builder.jokerwith : [];
   const hand = [...builder.hand, ...builder.play, ...extra];
   const players = Number($("build-players").value);
-  const params = variantParameters(page.variant);
-  const handNumber = contractHands(params) ? Number($("build-hand-number").value) : null;
+  const variant = variantOf(page.variant);
+  const handNumber = contractHands(variant.parameters) ? Number($("build-hand-number").value) : null;
   const who = $("build-who").value;
   const upcard = question === "upcard";
   return {players, opened: $("build-opened").checked, hand, handNumber,
-          dealt: dealtEach(params, players, handNumber),
+          dealt: dealtEach(variant, players, handNumber), pack: tableOf(variant, players).pack,
           others: typedCount("build-others"),
           mineHidden: WHOLE_HAND.has(question) ? 0 : typedCount("build-mine-hidden"),
           barred: question === "forgot",

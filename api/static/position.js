@@ -6,25 +6,23 @@
 
 export const YOU = "Player 1";  // you, as the referee names you
 
-/** The number of cards in the variant's pack (its `pack` parameters: 52 a deck, then the jokers). */
-export function packSize(pack) { return 52 * pack.decks + pack.jokers; }
-
-/** Cards dealt to each player at a table of `n` (the variant's `deal` parameters). */
-export function cardsFor(deal, n) {
-  const byPlayers = deal.cards_by_players;
-  return byPlayers && byPlayers[String(n)] !== undefined ? byPlayers[String(n)] : deal.cards_each;
-}
-
 /** The variant's contract table (hand number: cards dealt, 3s and 4s), where it deals by one. */
 export function contractHands(params) {
   return params && params.contract && params.contract.hands ? params.contract.hands : null;
 }
 
-/** Cards each player was dealt: the hand's row of the contract table, else the deal for `players`. */
-export function dealtEach(params, players, handNumber) {
-  const hands = contractHands(params);
-  if (hands && handNumber && hands[String(handNumber)]) return hands[String(handNumber)].cards;
-  return cardsFor(params.deal, players);
+/** A table of `players` as the variant deals it ({pack, dealt}: GET /v1/variants' `tables`). */
+export function tableOf(variant, players) {
+  const table = variant.tables[String(players)];
+  if (!table) throw new RangeError(`the variant does not seat ${players} players`);
+  return table;
+}
+
+/** Cards each player was dealt: in a contract game, those of the hand played; else the table's deal. */
+export function dealtEach(variant, players, handNumber) {
+  const table = tableOf(variant, players);
+  const byHand = table.dealt_by_hand;
+  return byHand && handNumber && byHand[String(handNumber)] !== undefined ? byHand[String(handNumber)] : table.dealt;
 }
 
 /** The seats: you, then the players on your left in turn; the last of them deals. */
@@ -82,7 +80,7 @@ export function completePosition(layout, parameters) {
   const ids = counts.map(c => c.id);
   const state = {players, dealer: layout.dealer || ids[ids.length - 1], to_act: layout.toAct || YOU, phase: layout.phase,
                  first_play: Boolean(layout.firstPlay),
-                 stock: [], stock_hidden: Math.max(0, packSize(parameters.pack) - listed - unseen),
+                 stock: [], stock_hidden: Math.max(0, layout.pack - listed - unseen),
                  discard: layout.discard.slice(),
                  melds: layout.melds.map(m => ({id: m.id, owner: m.owner, kind: m.kind, cards: m.cards.slice()}))};
   if (layout.phase === "play") state.turn = {drawn: layout.drawn, source: "stock"};

@@ -174,6 +174,7 @@ class VariantDict(TypedDict):
     overrides: dict[str, Any]
     status: str
     not_enforced: list[str]
+    tables: dict[str, dict[str, Any]]
 
 
 def source_wire(source: VariantSource) -> dict[str, Any]:  # pragma: no cover - served by GET /v1/variants; the vectors only POST
@@ -204,13 +205,31 @@ def _written(tree: Mapping[str, Any], written: frozenset[str], at: str) -> dict[
     return out
 
 
+def tables_wire(variant: Variant) -> dict[str, dict[str, Any]]:  # pragma: no cover - served by GET /v1/variants; the vectors only POST
+    """Each table size the variant seats, by its player count: the cards of the pack it plays with
+    (``pack``), the cards dealt to each player in the hand a deal starts with (``dealt``) and, in a
+    contract game, in each hand played (``dealt_by_hand``, by the hand's number), as the core works
+    them out, so that a client counts a position's cards without knowing how a pack is made up or
+    how a variant's parameters combine."""
+    rules = variant.rules
+    contract = rules.contract
+    tables: dict[str, dict[str, Any]] = {}
+    for n in range(rules.players.min, rules.players.max + 1):
+        table: dict[str, Any] = {"pack": rules.pack_for(n).size,
+                                 "dealt": rules.cards_for(n, contract.first if contract is not None else 0)}
+        if contract is not None:
+            table["dealt_by_hand"] = {str(h): rules.cards_for(n, h) for h in range(contract.first, contract.last + 1)}
+        tables[str(n)] = table
+    return tables
+
+
 def variant_wire(variant: Variant) -> VariantDict:  # pragma: no cover - served by GET /v1/variants/{id}; the vectors only POST
     return {
         "id": variant.id, "name": variant.name, "family": variant.family, "extends": variant.extends,
         "sources": [source_wire(s) for s in variant.sources], "clauses": list(variant.clauses),
         "decisions": [ruling_wire(d) for d in variant.decisions], "clause_map": dict(variant.clause_map),
         "parameters": parameters_wire(variant), "overrides": overrides_wire(variant.overrides),
-        "status": variant.status, "not_enforced": list(variant.not_enforced),
+        "status": variant.status, "not_enforced": list(variant.not_enforced), "tables": tables_wire(variant),
     }
 
 

@@ -284,15 +284,18 @@ def jamaican(page, variant: str, question: str, hand: int) -> None:
     page.get_by_label("Which hand of the game").select_option(str(hand))
 
 
-@pytest.mark.parametrize("variant,hand,card", [("jamaican", 1, "7D"), ("jamaican_kalooki_hands_1_4", 2, "QS")])
-def test_13_a_call_allowed(phone, variant, hand, card):
+@pytest.mark.parametrize("variant,hand,card,players", [("jamaican", 1, "7D", 4), ("jamaican_kalooki_hands_1_4", 2, "QS", 4),
+                                                       ("jamaican", 3, "5H", 6)])   # six seats: a bigger pack
+def test_13_a_call_allowed(phone, variant, hand, card, players):
     page = phone()
     jamaican(page, variant, "allow", hand)
+    page.get_by_label("Players at the table").select_option(str(players))
     page.get_by_label("Which player").select_option("Player 2")
     lay(page, "the top of the discard pile", [card])
     request, answer = asked(page)
     assert request["action"] == {"type": "allow", "caller": "Player 2"}
-    check_answer(page, answer, True, f"13-{variant}", f"Player 2 takes {words(card)}", "penalty card",
+    assert len(request["state"]["players"]) == players
+    check_answer(page, answer, True, f"13-{variant}-{players}", f"Player 2 takes {words(card)}", "penalty card",
                  "may not lay or discard now", "you pluck from the stock")
 
 

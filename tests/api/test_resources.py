@@ -146,3 +146,30 @@ def test_a_variant_that_extends_another_lists_its_parents_clauses_less_those_it_
         assert not served & drop, data["id"]
         checked += bool(drop)
     assert checked >= 5  # british_ace_low, british_blackpool, the max variants... drop clauses
+
+
+def test_each_variant_lists_the_pack_and_deal_of_every_table_it_seats(client):
+    """GET /v1/variants' ``tables``: for each player count the variant seats, the cards of a real deal
+    at that table make the pack listed, and each seat is dealt the cards listed (what the page counts
+    a position's unseen cards from)."""
+    from kalooki_referee.rules.deal import deal
+    from kalooki_referee.rules.state import listed_cards
+
+    listed = client.get("/v1/variants").get_json()["variants"]
+    assert {v["id"] for v in listed} == {v.id for v in all_variants()}
+    for summary in listed:
+        variant = load_variant(summary["id"])
+        seats = range(variant.rules.players.min, variant.rules.players.max + 1)
+        assert sorted(summary["tables"], key=int) == [str(n) for n in seats], summary["id"]
+        assert client.get(f"/v1/variants/{summary['id']}").get_json()["tables"] == summary["tables"]
+        for n in seats:
+            state, _ = deal(variant, [f"P{i}" for i in range(n)], "tables")
+            table = summary["tables"][str(n)]
+            assert len(listed_cards(state)) == table["pack"], (summary["id"], n)
+            dealer = state.players.index(next(p for p in state.players if p.id == state.dealer))
+            others = [p for i, p in enumerate(state.players) if i != dealer]
+            assert {len(p.hand) for p in others} == {table["dealt"]}, (summary["id"], n)
+            for number, dealt in (table.get("dealt_by_hand") or {}).items():
+                numbered, _ = deal(variant, [f"P{i}" for i in range(n)], "tables", hand=int(number))
+                assert len(numbered.players[0].hand) == dealt, (summary["id"], n, number)
+            assert ("dealt_by_hand" in table) == (variant.rules.contract is not None)
