@@ -390,8 +390,9 @@ export async function openAsked(code) {
 
 // An event of the answer in words, melds named by their cards and you as "you".
 function eventWords(e, melds) {
-  const words = describeEvent(e).replace(/\bmeld (\w+)\b/g, (whole, id) => melds.has(id) ? meldWords(melds.get(id)) : "the meld")
-                                  .replace(/\bthe set (\w+) is complete/, (whole, id) => `${melds.has(id) ? meldWords(melds.get(id)) : "the set"} is complete`);
+  const words = describeEvent(e, [...melds.values()])
+                  .replace(/\bmeld (\w+)\b/g, (whole, id) => melds.has(id) ? meldWords(melds.get(id)) : /^m\d+$/.test(id) ? "the meld" : whole)
+                  .replace(/\bthe set (\w+) is complete/, (whole, id) => `${melds.has(id) ? meldWords(melds.get(id)) : "the set"} is complete`);
   return namesInText(words).replace(/\bPlayer 1\b/g, "you");
 }
 

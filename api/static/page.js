@@ -4,6 +4,7 @@ import {openAsked, variantParameters} from "./builder.js";
 import {readFragment} from "./fragment.js";
 import {Cards} from "./cards.js";
 import {namesInText} from "./cardwords.js";
+import {documentWords, plainWords} from "./rulewords.js";
 import {signButton} from "./rulings.js";
 import {Share} from "./share.js";
 
@@ -116,39 +117,6 @@ export function sourceItem(source, res) {
   return h("li", {class: "source"}, name, section ? [", section ", h("q", {class: "source-section"}, section)] : "");
 }
 
-// A source document in words, from the number its file carries ("000_....txt" is "document 000").
-export function documentWords(number, res) {
-  for (const s of res.sources.values()) if ((s.file || "").startsWith(`${number}_`)) return `\u201c${s.title}\u201d`;
-  return `document ${number}`;
-}
-
-// The referee's notes in plain words: the documents named by title rather than by number, the
-// ambiguity ids and a house rule's JSON pointer left out of the text (they stay, exactly as written,
-// behind "details").
-export function plainWords(text, res) {
-  return String(text || "")
-    .replace(/\b[Dd]ocuments ((?:\d{3}, )*\d{3}) and (\d{3})/g,
-             (_, list, last) => [...list.split(", "), last].map(n => documentWords(n, res)).join(", ").replace(/, ([^,]*)$/, " and $1"))
-    .replace(/\b[Dd]ocument (\d{3})/g, (_, n) => documentWords(n, res))
-    .replace(/\b(\d{3})'s\b/g, (_, n) => `${documentWords(n, res)}'s`)
-    .replace(/\s*\(amb\.[\w.]+\)/g, "")
-    .replace(/\bamb\.[\w.]+:\s*/g, "")
-    .replace(/\(amb\.[\w.]+ /g, "(the referee's reading: ")
-    .replace(/\b(?:clause|citing) (?=[a-z_]+\.[a-z])/g, "citing ")
-    // the API's own words (action types, field names, the client, house-rule paths) in a player's words
-    .replace(/\s*\(type [^()]*\)/g, "")
-    .replace(/\s*\(`[^`]*`\)/g, "")
-    .replace(/`([^`]*)`/g, (_, code) => /[._:]/.test(code) ? "a house rule" : code)
-    .replace(/\b(meld|penalty|draw|discard|pass|call|allow|challenge) action\b/g, "$1")
-    .replace(/\bfor the client to apply\b/g, "for the table to apply")
-    .replace(/\bthe client\b/g, "the table")
-    .replace(/\bsets \/[a-z_]+(?:\/[a-z_]+)+ to [\w.]+/g, "says so in its house rules")
-    .replace(/\s*\(\/[a-z_]+(?:\/[a-z_]+)+\)/g, " (a house rule)")
-    .replace(/(^|[\s(])\/([a-z_]+(?:\/[a-z_]+)+)(?: [a-z_]+)?/g, (_, lead) => `${lead}a house rule`)
-    .replace(/\b[a-z_]+(?:\.[a-z0-9_]+)+\b/g, id => res.clauses.has(id)
-      ? `the rule \u201c${res.clauses.get(id).statement.replace(/\.$/, "")}\u201d` : id)
-    .replace(/^./, c => c.toUpperCase());
-}
 
 // What stays out of the plain words, for the record: rule and ruling ids, JSON pointers, the notes as written.
 export function idsDetails(...rows) {

@@ -71,3 +71,38 @@ def test_the_global_check_sees_a_global():
         assert GLOBAL_WRITE.search(text), text
     for text in ["if (window.isSecureContext) go()", "window.addEventListener('x', f)", "a = window.crypto === b"]:
         assert not GLOBAL_WRITE.search(text), text
+
+
+# words a player does not use, in a ruling or a reason shown on the page: a status number, a problem code,
+# a field or parameter name, a house rule's pointer, an ambiguity id
+NOT_A_PLAYERS_WORD = re.compile(r"\b4\d\d\b|\b[A-Z]{2,}_[A-Z_]+\b|\b[a-z]+_[a-z_]+\b|(?<![\w.])/[a-z_]+/|\bamb\.\w")
+
+
+def test_every_ruling_of_every_variant_reads_in_a_players_words(client, tmp_path):
+    """Each ruling and its reason, for every variant, as the page shows them (rulewords.js's
+    ``plainWords``, run by node on the texts the API serves): no status number, code, field name,
+    house-rule pointer or ambiguity id left in the words."""
+    import json
+
+    sources = client.get("/v1/sources").get_json()["sources"]
+    clauses = client.get("/v1/clauses").get_json()["clauses"]
+    texts = set()
+    for variant in client.get("/v1/variants").get_json()["variants"]:
+        for ruling in client.get(f"/v1/variants/{variant['id']}/rulings").get_json()["rulings"]:
+            texts.update(t for t in (ruling["ruling"], ruling.get("reason")) if t)
+    data = tmp_path / "texts.json"
+    data.write_text(json.dumps({"sources": sources, "clauses": clauses, "texts": sorted(texts)}), encoding="utf-8")
+    script = f"""
+      import {{plainWords}} from {json.dumps((STATIC / "rulewords.js").as_uri())};
+      import {{readFileSync}} from "node:fs";
+      const d = JSON.parse(readFileSync({json.dumps(str(data))}, "utf8"));
+      const byId = list => new Map(list.map(x => [x.id, x]));
+      const res = {{sources: byId(d.sources), clauses: byId(d.clauses)}};
+      process.stdout.write(JSON.stringify(d.texts.map(t => plainWords(t, res))));
+    """
+    out = subprocess.run([_node(), "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    shown = json.loads(out.stdout)
+    assert len(shown) == len(texts) > 50
+    unplain = [(NOT_A_PLAYERS_WORD.search(words).group(0), words) for words in shown if NOT_A_PLAYERS_WORD.search(words)]
+    assert unplain == [], "\n".join(f"{w!r}: {t}" for w, t in unplain)

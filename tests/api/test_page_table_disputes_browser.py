@@ -260,7 +260,8 @@ def test_12_a_joker_in_a_set(phone, variant, table, held, legal):
     request, answer = asked(page)
     assert request["action"]["place"]["melds"][0]["cards"] == ["7H", "7D", "JK"]
     if legal:
-        check_answer(page, answer, True, f"12-{variant}-{len(table)}-{held}", "new meld", "never goes into your hand")
+        check_answer(page, answer, True, f"12-{variant}-{len(table)}-{held}", "new meld", "never goes into your hand",
+                     f"you took the joker from the set of {words(table[0])}")
     else:
         check_answer(page, answer, False, f"12-{variant}-{len(table)}")
 
