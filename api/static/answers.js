@@ -16,16 +16,23 @@ export function meldWords(meld) {
   return `the ${meld.kind || "meld"} of ${names(meld.cards)}`;
 }
 
-/** The answer's first words, about whoever the question is about. */
-export function firstWords(action, legal) {
+/** The answer's first words, about whoever the question is about (a challenge's, about who is charged:
+ *  the verdict's events say). */
+export function firstWords(action, legal, events = []) {
   if (legal === null || legal === undefined) return "The referee needs to see more cards to decide.";
   const yes = legal;
+  const charged = (events || []).find(e => e.type === "penalized");
   switch (action.type) {
     case "call": return yes ? `Yes, ${who(action.player)} may call it.` : `No, ${who(action.player)} may not call it.`;
     case "allow": return yes ? `Yes, you may allow ${who(action.caller)}'s call.` : `No, you may not allow ${who(action.caller)}'s call here.`;
     case "penalty": return yes ? `Yes, the penalty stands against ${who(action.player)}.` : `No, that costs ${who(action.player)} no penalty here.`;
-    case "challenge": return yes ? `Yes, ${who(action.player)} may challenge ${who(action.target)}.`
-                                 : `No, ${who(action.player)} may not challenge ${who(action.target)} here.`;
+    case "challenge":
+      if (!yes) return `No, ${who(action.player)} may not challenge ${who(action.target)} here.`;
+      if (charged && charged.player === action.player) {
+        return `Yes, ${who(action.player)} may challenge ${who(action.target)}, but the challenge is wrong: ${who(action.player)} is charged, not ${who(action.target)}.`;
+      }
+      return charged ? `Yes, ${who(action.player)} may challenge ${who(action.target)}, and the challenge is right: ${who(charged.player)} is charged.`
+                     : `Yes, ${who(action.player)} may challenge ${who(action.target)}.`;
     default: return yes ? "Yes, you may." : "No, you may not.";
   }
 }
@@ -40,12 +47,52 @@ function jokerGoes(params) {
 
 function stepsOf(action) { return action.type === "turn" ? action.actions : [action]; }
 
-/** What the table does now, in a sentence or two: after an allowed move, what follows from it; after
- *  a refused one, that it does not stand. */
-export function tableNowWords(action, verdict, params, discard) {
-  if (verdict.legal === false) {
-    return "The move does not stand: the cards go back where they were, and the player plays as the rules allow.";
+/** The cards a meld step lays (its new melds and what it adds to melds on the table). */
+function cardsLaid(step) {
+  if (step.type === "build") return (step.cards || []).length;
+  if (step.type !== "meld") return 0;
+  return (step.melds || []).reduce((n, m) => n + (m.cards || []).length, 0)
+       + (step.builds || []).reduce((n, b) => n + (b.cards || []).length, 0);
+}
+
+/** After a refused move: it does not stand, and what the player does instead, from the step refused
+ *  (the violation's `step` in a turn), what the turn had done before it and the player's seat. */
+function refusedWords(action, verdict, discard, state) {
+  const v = (verdict.violations || [])[0] || {};
+  const steps = stepsOf(action);
+  const index = Number.isInteger(v.step) ? Math.min(v.step, steps.length - 1) : steps.length - 1;
+  const refused = steps[index] || action;
+  const seat = state && state.players ? state.players.find(p => p.id === state.to_act) : null;
+  const penalty = v.penalty ? ` The table may also charge ${who(v.penalty.player)} ${plural(v.penalty.points, "point")} for it.` : "";
+  const top = discard && discard.length ? name(discard[0]) : "the discard";
+  const tookDiscard = steps.slice(0, index + 1).some(s => s.type === "draw" && s.source === "discard");
+  const held = seat ? seat.hand.length + (seat.hidden || 0) : null;
+  const laid = steps.reduce((n, s) => n + cardsLaid(s), 0);
+  let instead;
+  if (seat && seat.barred) {
+    instead = "you may still draw, lay and throw a card this turn, but not go out: keep a card in your hand after your throw.";
+  } else if (tookDiscard && ["draw", "discard", "meld", "build"].includes(refused.type)) {
+    instead = `${top} goes back on the discard pile, and you draw from the stock instead and play your turn.`;
+  } else if (held !== null && laid >= held && !steps.some(s => s.type === "discard")) {
+    instead = "keep one card back: lay the others as the rules allow and end your turn by throwing it.";
+  } else if (["meld", "build", "swap_joker"].includes(refused.type)) {
+    instead = "the cards go back where they were; you may still lay what the rules allow, and you end your turn with a discard.";
+  } else if (refused.type === "discard") {
+    instead = "you keep that card and throw one the rules allow.";
+  } else if (refused.type === "draw") {
+    instead = "you draw as the rules allow instead.";
+  } else if (["call", "allow", "challenge", "penalty"].includes(refused.type)) {
+    instead = "nothing changes, and play goes on as before.";
+  } else {
+    instead = "the cards go back where they were, and the player plays as the rules allow.";
   }
+  return `The move does not stand: ${instead}${penalty}`;
+}
+
+/** What the table does now, in a sentence or two: after an allowed move, what follows from it; after
+ *  a refused one, what the player does instead.  `state` is the position asked about. */
+export function tableNowWords(action, verdict, params, discard, state = null) {
+  if (verdict.legal === false) return refusedWords(action, verdict, discard, state);
   if (verdict.legal !== true) {
     return "Show the referee the cards it names (or settle them at the table) and ask again; until then the move is neither allowed nor refused.";
   }

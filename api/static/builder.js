@@ -316,7 +316,7 @@ async function showVerdict(body, verdict, question, kind) {
   const melds = new Map(body.state.melds.map(m => [m.id, m]));
   const box = h("div", {class: `verdict ${word}`, id: "build-verdict", tabindex: "-1"},
     h("h3", {}, question),
-    h("p", {class: "verdict-word"}, h("strong", {}, firstWords(body.action, verdict.legal)),
+    h("p", {class: "verdict-word"}, h("strong", {}, firstWords(body.action, verdict.legal, verdict.events)),
       ` (${variantName(body.variant)})`));
   if (verdict.legal) {
     if ((verdict.events || []).length) {
@@ -327,7 +327,7 @@ async function showVerdict(body, verdict, question, kind) {
   }
   if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state, verdict.legal === false));
   if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
-  box.append(tableNow(tableNowWords(body.action, verdict, params || {}, body.state.discard)));
+  box.append(tableNow(tableNowWords(body.action, verdict, params || {}, body.state.discard, body.state)));
   box.append(h("div", {class: "controls"},
     h("button", {type: "button", onclick: e => shareAsked(body, kind, e.currentTarget)}, "Share this question"),
     signButton(() => body),

@@ -311,7 +311,8 @@ def test_14_an_over_call_challenged(phone, variant, calls, charged):
     lay(page, "the top of the discard pile", ["5H"])
     request, answer = asked(page)
     assert request["state"]["players"][1]["calls"] == calls
-    check_answer(page, answer, True, f"14-{variant}-{calls}", f"{charged} takes a penalty", "50 points")
+    verdict = "the challenge is wrong" if charged == "Player 4" else "the challenge is right"
+    check_answer(page, answer, True, f"14-{variant}-{calls}", f"{charged} takes a penalty", "50 points", verdict)
 
 
 @pytest.mark.parametrize("variant,cards", [("jamaican", ["9C", "JK", "JK", "QC"]), ("jamaican_baby", ["4H", "JK", "JK", "7H"])])

@@ -43,8 +43,22 @@ test("an allowed call or allow says the caller takes a penalty card and waits, a
   assert.doesNotMatch(allow + call, CODE);
 });
 
-test("a refused move does not stand; an undecided one asks for the cards", () => {
+test("a refused move does not stand, and the answer says what the player does instead", () => {
   assert.match(tableNowWords({type: "meld"}, {legal: false}, {}, []), /does not stand/);
+  const seat = extra => ({to_act: "Player 1", players: [{id: "Player 1", hand: ["4S", "5S", "6S"], ...extra}]});
+  const kept = {type: "turn", actions: [{type: "draw", source: "discard"}, {type: "discard", card: "KD"}]};
+  assert.match(tableNowWords(kept, {legal: false, violations: [{step: 1}]}, {}, ["9C"], seat({})),
+               /the nine of clubs goes back on the discard pile, and you draw from the stock instead/);
+  const all = {type: "meld", melds: [{cards: ["4S", "5S", "6S"]}]};
+  assert.match(tableNowWords(all, {legal: false, violations: [{}]}, {}, [], seat({})), /keep one card back/);
+  assert.match(tableNowWords(all, {legal: false, violations: [{}]}, {}, [], seat({barred: true})), /but not go out/);
+  const some = {type: "meld", melds: [{cards: ["4S", "5S"]}]};
+  assert.match(tableNowWords(some, {legal: false, violations: [{}]}, {}, [], seat({})), /cards go back where they were/);
+  const charged = {legal: false, violations: [{penalty: {player: "Player 2", points: 50}}]};
+  assert.match(tableNowWords({type: "discard", card: "JK"}, charged, {}, [], seat({})), /charge Player 2 50 points/);
+});
+
+test("an undecided move asks for the cards", () => {
   assert.match(tableNowWords({type: "meld"}, {legal: null}, {}, []), /ask again/);
 });
 
@@ -65,4 +79,12 @@ test("a move the rules allow is said in words, melds by their cards", async () =
   for (const a of [{type: "swap_joker", meld: "m1", naturals: ["8H"]}, {type: "turn", actions: [{type: "draw", source: "discard"}]}]) {
     assert.doesNotMatch(moveWords(a, melds), CODE);
   }
+});
+
+test("a challenge's first words say whether it was right, from who is charged", () => {
+  const challenge = {type: "challenge", player: "Player 4", target: "Player 3", claim: "overcall"};
+  assert.match(firstWords(challenge, true, [{type: "penalized", player: "Player 3", points: 50}]),
+               /^Yes, Player 4 may challenge Player 3, and the challenge is right: Player 3 is charged\.$/);
+  assert.match(firstWords(challenge, true, [{type: "penalized", player: "Player 4", points: 50}]),
+               /^Yes, Player 4 may challenge Player 3, but the challenge is wrong: Player 4 is charged, not Player 3\.$/);
 });
