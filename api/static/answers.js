@@ -153,3 +153,33 @@ export function moveWords(action, melds) {
     default: return "Another move the rules allow";
   }
 }
+
+// -- a meld whose jokers can be read more than one way ------------------------------------------------
+
+const bare = code => (code.startsWith("JK") ? "JK" : code);
+const sameCards = (a, b) => a.length === b.length && a.map(bare).sort().join() === b.map(bare).sort().join();
+
+/** The move asked again with one of the readings the referee found for a meld of it (the meld of the
+ *  same cards laid with its jokers declared as the reading says); null when no meld of the move has
+ *  those cards. */
+export function withReading(action, reading) {
+  let found = false;
+  const fix = melds => (melds || []).map(m => {
+    if (found || !sameCards(m.cards || [], reading.cards)) return m;
+    found = true;
+    return {...m, kind: reading.kind, cards: reading.cards.slice()};
+  });
+  const step = a => {
+    if (a.type === "meld") return {...a, melds: fix(a.melds)};
+    if (a.type === "swap_joker" && a.place) return {...a, place: step(a.place)};
+    if (a.type === "turn") return {...a, actions: (a.actions || []).map(step)};
+    return a;
+  };
+  const asked = step(action);
+  return found ? asked : null;
+}
+
+/** A reading as a player chooses it: "a joker standing for the six of hearts". */
+export function readingWords(reading) {
+  return names(reading.cards.filter(code => code.startsWith("JK(")));
+}

@@ -5,7 +5,7 @@ import {Cards} from "./cards.js";
 import {chooseVariant, decodeShare, encodeShare, renderPosition, checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
 import {signButton} from "./rulings.js";
 import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, questionRules, seatCounts, seatIds, tableOf} from "./position.js";
-import {firstWords, meldWords, moveWords, tableNowWords} from "./answers.js";
+import {firstWords, meldWords, moveWords, readingWords, tableNowWords, withReading} from "./answers.js";
 import {namesInText} from "./cardwords.js";
 import {askFragment} from "./fragment.js";
 
@@ -324,6 +324,8 @@ async function showVerdict(body, verdict, question, kind) {
     }
   } else if (verdict.legal === false) {
     box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res, YOU)));
+    const choices = readingChoices(body, verdict, question, kind);
+    if (choices) box.append(choices);
   }
   if ((verdict.undetermined || []).length) box.append(undeterminedBlock(verdict.undetermined, res, body.state, verdict.legal === false));
   if (verdict.settlement) box.append(settlementBlock(verdict.settlement, body.state));
@@ -336,6 +338,31 @@ async function showVerdict(body, verdict, question, kind) {
   box.scrollIntoView({block: "start"});
   box.focus({preventScroll: true});
   return box;
+}
+
+// A meld of the move whose jokers can stand for more than one card: a button for each reading the
+// referee found, asking the same question again with the jokers declared that way.
+function readingChoices(body, verdict, question, kind) {
+  const v = (verdict.violations || []).find(x => x.ambiguous && (x.readings || []).length);
+  if (!v) return null;
+  const buttons = v.readings.map(reading => {
+    const action = withReading(body.action, reading);
+    return action && h("button", {type: "button", onclick: () => askAgain({...body, action}, question, kind)},
+                       `Ask again with ${readingWords(reading)}`);
+  }).filter(Boolean);
+  if (!buttons.length) return null;
+  return h("div", {class: "readings"}, h("p", {}, "Say which card the joker stands for, and ask again:"),
+           h("div", {class: "controls"}, ...buttons));
+}
+
+async function askAgain(body, question, kind) {
+  const r = await call("POST", "/v1/adjudicate", body);
+  if (!r.ok) {
+    showBuildProblems(r.body, body.state);
+    return;
+  }
+  builder.request = body;
+  await showVerdict(body, r.body, question, kind);
 }
 
 // The question as a link (the position, the question and its kind travel whole in the fragment: the

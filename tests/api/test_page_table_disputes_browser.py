@@ -266,6 +266,28 @@ def test_12_a_joker_in_a_set(phone, variant, table, held, legal):
         check_answer(page, answer, False, f"12-{variant}-{len(table)}")
 
 
+@pytest.mark.parametrize("variant,table,offered,laid_with,stands_for", [
+    ("kalooki_co_uk", ["10D", "10S", "10H", "JK"], "10C", ["7H", "8H"], "9H"),
+    ("british", ["7H", "JK", "9H"], "8H", ["QS", "KS"], "JS"),
+])
+def test_12_a_joker_laid_where_it_can_stand_for_two_cards_is_asked_again_as_chosen(phone, variant, table, offered, laid_with,
+                                                                                    stands_for):
+    page = phone()
+    ask_about(page, variant, "swap")
+    opened(page)
+    table_meld(page, "Player 2", table)
+    lay(page, "the cards you offer for the joker", [offered])
+    lay(page, "the cards you lay with the joker", laid_with)
+    _, answer = asked(page)
+    assert answer["legal"] is False and answer["violations"][0].get("ambiguous"), answer
+    check_answer(page, answer, False, f"12-{variant}-declare")
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/adjudicate") as info:
+        page.get_by_role("button", name=f"Ask again with a joker standing for {words(stands_for)}").click()
+    again = info.value.request.post_data_json
+    assert f"JK(={stands_for})" in again["action"]["place"]["melds"][0]["cards"], again["action"]
+    check_answer(page, info.value.json(), True, f"12-{variant}-declared", "new meld")
+
+
 def test_12_without_saying_where_the_joker_goes_the_answer_says_what_it_needs(phone):
     page = phone()
     ask_about(page, "kalooki_co_uk", "swap")

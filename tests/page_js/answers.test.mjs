@@ -1,7 +1,7 @@
 // node --test: the words of an answer (api/static/answers.js).
 import {test} from "node:test";
 import assert from "node:assert/strict";
-import {firstWords, tableNowWords, meldWords, who} from "../../api/static/answers.js";
+import {firstWords, tableNowWords, meldWords, who, withReading, readingWords} from "../../api/static/answers.js";
 
 const CODE = /\b(?:10|[2-9AKQJ])[SHDC]\b|\bJK\b|\bm\d+\b/;
 
@@ -87,4 +87,16 @@ test("a challenge's first words say whether it was right, from who is charged", 
                /^Yes, Player 4 may challenge Player 3, and the challenge is right: Player 3 is charged\.$/);
   assert.match(firstWords(challenge, true, [{type: "penalized", player: "Player 4", points: 50}]),
                /^Yes, Player 4 may challenge Player 3, but the challenge is wrong: Player 4 is charged, not Player 3\.$/);
+});
+
+test("a meld whose joker can be read two ways is asked again with the reading chosen", () => {
+  const low = {kind: "run", cards: ["JK(=6H)", "7H", "8H"]};
+  const swap = {type: "swap_joker", meld: "m1", naturals: ["10C"], place: {type: "meld", melds: [{cards: ["7H", "8H", "JK"]}]}};
+  assert.deepEqual(withReading(swap, low).place.melds[0], {kind: "run", cards: ["JK(=6H)", "7H", "8H"]});
+  assert.deepEqual(withReading(swap, low).naturals, ["10C"]);
+  const turn = {type: "turn", actions: [{type: "draw", source: "stock"}, {type: "meld", melds: [{cards: ["2C", "3C", "4C"]}, {cards: ["8H", "JK", "7H"]}]}]};
+  const asked = withReading(turn, low);
+  assert.deepEqual(asked.actions[1].melds.map(m => m.cards), [["2C", "3C", "4C"], ["JK(=6H)", "7H", "8H"]]);
+  assert.equal(withReading({type: "meld", melds: [{cards: ["2C", "3C", "4C"]}]}, low), null);
+  assert.equal(readingWords(low), "a joker standing for the six of hearts");
 });
