@@ -279,13 +279,15 @@ export async function readTableJokers() {
 
 export async function askReferee() {
   clearBuildProblems();
-  $("build-answer").replaceChildren();
-  builder.request = null;
   const missing = missingLayout();
-  if (missing.length) {
+  if (missing.length) {  // (the answer on screen, a shared one too, stays until a question can be asked)
     showBuildProblems({title: "Something is missing", errors: missing});
+    const first = document.querySelector("#build .problems:not(:empty)");
+    if (first) first.scrollIntoView({block: "center"});
     return;
   }
+  $("build-answer").replaceChildren();
+  builder.request = null;
   if (!variantParameters(page.variant)) return;
   if ($("build-question").value === "check") {  // the meld alone: /v1/melds/check
     const box = h("div", {id: "build-verdict", class: "verdict", tabindex: "-1"});
@@ -410,6 +412,8 @@ export async function openAsked(code) {
   }
   builder.request = body;
   const box = await showVerdict(body, r.body, option ? option.textContent : "The question shared with you", shared.question);
+  box.insertBefore(h("p", {class: "shared-note"}, "Someone shared this question with you: the answer below is the referee's. "
+    + "To ask a question of your own, choose it above and tap in your cards."), box.children[1] || null);
   box.append(h("details", {class: "shared-position"}, h("summary", {}, "The position it was asked in"),
     renderPosition(body.state)));
   box.scrollIntoView({block: "start"});

@@ -561,7 +561,9 @@ def test_19_a_shared_question_opens_with_its_answer_in_words_first(phone, browse
         assert info.value.request.post_data_json == request and info.value.json() == answer
         verdict = friend.locator("#build-verdict")
         verdict.get_by_text(re.compile(r"^(Yes|No),")).first.wait_for()
-        assert plain_answer(friend) == before
+        said = plain_answer(friend)   # the same answer, with a note that it was shared
+        shared_note = re.compile(r"Someone shared this question with you: .*? tap in your cards\.")
+        assert shared_note.search(said) and shared_note.sub("", said) == before, (said, before)
         box = verdict.get_by_text(re.compile(r"^(Yes|No),")).first.bounding_box()
         assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"], box
         shown = friend.locator("#build-verdict details.shared-position")
@@ -575,6 +577,10 @@ def test_19_a_shared_question_opens_with_its_answer_in_words_first(phone, browse
         loaded = friend.evaluate("async (hrefs) => Promise.all(hrefs.map(async (h) => (await fetch(h)).status))", hrefs)
         assert hrefs and set(loaded) == {200}, (hrefs, loaded)
         friend.screenshot(path=str(ARTIFACTS / f"dispute-19-opened{'-encoded' if encoded else ''}.png"))
+        # asking with the friend's own form still empty keeps the shared answer, and says what is missing
+        friend.get_by_role("button", name="Ask the referee").click()
+        friend.locator("#build .problems:not(:empty)").first.wait_for()
+        assert shared_note.search(plain_answer(friend))
         assert errors == []
     finally:
         other.close()
