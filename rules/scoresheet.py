@@ -145,9 +145,9 @@ def _apply_entry(variant: Variant, game: Game, i: int, entry: SheetEntry, events
     result = _entry_result(variant, game, entry, at, ids, active)
     _compare(variant, game, entry, result, at)
     game = replace(game, phase="hand")
-    game = settle_hand(variant, game, result, events)
-    game = _entry_buy_ins(variant, game, entry, at, events)
-    _check_totals(game, entry, at, ids)
+    settled = settle_hand(variant, game, result, events)
+    game = _entry_buy_ins(variant, settled, entry, at, events)
+    _check_totals(game, settled, entry, at, ids)
     return game
 
 
@@ -206,9 +206,11 @@ def _entry_buy_ins(variant: Variant, game: Game, entry: SheetEntry, at: str, eve
     return game
 
 
-def _check_totals(game: Game, entry: SheetEntry, at: str, ids: list[str]) -> None:
+def _check_totals(game: Game, settled: Game, entry: SheetEntry, at: str, ids: list[str]) -> None:
     """The running payments and totals the sheet wrote after the hand, against the rules' (the
-    clause of the figure that differs)."""
+    clause of the figure that differs).  A player who buys back in after the hand may be written
+    down at the total the hand left them with (``settled``: the total the table writes before
+    crossing it out) or at the total they rejoin at (``game``)."""
     how, winner = entry.how, entry.winner
     recorded_ledger = entry.ledger
     if recorded_ledger:
@@ -228,8 +230,9 @@ def _check_totals(game: Game, entry: SheetEntry, at: str, ids: list[str]) -> Non
             if pid not in ids:
                 raise MalformedInput(Problem(at + pointer("scores", pid), f"{pid!r} is not a player"))
             actual = game.player(pid).score
-            if value != actual:
-                clause = (BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR if entry.buy_ins.get(pid) is True
+            bought_in = entry.buy_ins.get(pid) is True
+            if value != actual and not (bought_in and value == settled.player(pid).score):
+                clause = (BUYIN_SCORE_RESET_TO_HIGHEST_SURVIVOR if bought_in
                           else rule_of("scores", how, pid == winner))
                 raise _Inconsistent(at + pointer("scores", pid), clause,
                                     f"{pid}'s total after this hand is {actual}, not {value}")
