@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Iterable, Sequence, TypedDict
 
-from .cards import JOKER, SUITS, Card, CardError, parse_card, parse_rank, rank_code
+from .cards import CANONICAL, JOKER, RANK_CODES, SUITS, Card, CardError, parse_card, parse_rank, rank_code
 from .clause_ids import (BUILD_RUN_EXTEND_AT_ENDS, BUILD_SET_TO_FOUR_CARDS, INITIAL_MELD_JAMAICAN_COMPLETE_CONTRACT_FIRST,
                          MELD_JAMAICAN_SEVERAL_3S_DISTINCT_RANKS, MELD_JAMAICAN_SEVERAL_4S_DISTINCT_SUITS,
                          REFEREE_RUN_COMPLETE_SUIT,
@@ -62,6 +62,9 @@ class Token:
 
 def parse_token(code: str) -> Token:
     """``QH``, ``JK``, ``JK(=9H)`` (a run joker) or ``JK(=9)`` (a set joker)."""
+    known = _TOKEN_OF.get(code) if code.__class__ is str else None
+    if known is not None:
+        return known
     if not isinstance(code, str):  # pragma: no cover - openapi.yaml refuses a card code that is not a string
         raise CardError("a card code is a string")
     m = _DECL.match(code)
@@ -72,6 +75,18 @@ def parse_token(code: str) -> Token:
         card = parse_card(inner)
         return Token(JOKER, card.rank, card.suit)
     return Token(JOKER, parse_rank(inner), "")
+
+
+# The token of each code as the wire writes it (every card, each run joker's and set joker's
+# declaration), made once: a token is immutable and is shared by every meld read (parsing each code
+# again took a third of the reading of a table of twelve melds).
+_TOKEN_OF: dict[str, Token] = {card.code: Token(card) for card in (Card(r, s) for r in RANK_CODES for s in SUITS)}
+_TOKEN_OF[JOKER.code] = Token(JOKER)
+for _rank in RANK_CODES:
+    _TOKEN_OF[f"JK(={rank_code(_rank)})"] = Token(JOKER, _rank, "")
+    for _suit in SUITS:
+        _TOKEN_OF[f"JK(={rank_code(_rank)}{_suit})"] = Token(JOKER, _rank, _suit)
+del _rank, _suit
 
 
 @dataclass(frozen=True)
@@ -95,6 +110,20 @@ class Slot:
     @property
     def stands_for(self) -> str:
         return rank_code(self.rank) + self.suit if self.rank else "JK"  # an all-joker set's joker: no card
+
+
+# Every slot a meld can hold, made once, by (card, rank, suit): a slot is immutable, and the reading
+# of a table meld (``given_reading``) takes its slots from here (building each took two thirds of
+# that reading's time).
+_SLOT_OF: dict[tuple[Card, int, str], Slot] = {}
+for _suit in SUITS:
+    for _rank in range(1, 15):
+        _card = Card(14 if _rank == 1 else _rank, _suit)
+        _SLOT_OF[_card, _rank, _suit] = Slot(_card, _rank, _suit)   # a natural (an ace low or high)
+        _SLOT_OF[JOKER, _rank, _suit] = Slot(JOKER, _rank, _suit)   # a run's joker
+for _rank in range(0, 15):
+    _SLOT_OF[JOKER, _rank, ""] = Slot(JOKER, _rank, "")              # a set's joker
+del _suit, _rank, _card
 
 
 class MeldDict(TypedDict):
@@ -327,6 +356,95 @@ def _read_run(naturals: list[Card], jokers: list[Token], suit: str, n: int,
             meld = Meld("run", tuple(slots))
             readings[tuple(meld.codes)] = meld
     return readings, any_window
+
+
+def given_reading(tokens: Sequence[Token], variant: Variant, kind: str) -> Meld | None:
+    """The one reading of ``tokens`` as a meld of ``kind``, found in one pass over the cards where
+    it is plain: a valid set (a set has one reading at most), or a valid run whose cards and
+    declared jokers span exactly its length on the variant's rank ranges, its plain jokers filling
+    the gaps, read the same on every range it fits.  None where ``readings`` must decide (an
+    invalid meld, several readings, plain jokers that could stand at either end); where a meld is
+    returned, ``readings(tokens, variant, kind)`` finds that meld alone and no failure.  (A run's
+    ranks below the ace lie on each of the variant's ranges, so read the same on each.)"""
+    if kind == "set":
+        return _given_set(tokens, variant)
+    if kind != "run" or len(tokens) < variant.rules.melds.run.min:
+        return None
+    n = len(tokens)
+    suit = ""
+    naturals: dict[int, Card] = {}   # each natural by its rank (an ace 14)
+    declared: list[int] = []         # the declared jokers' ranks (an ace 14)
+    joker_suits = set()
+    for t in tokens:
+        card = t.card
+        if card.rank:
+            if card.rank in naturals or (suit and card.suit != suit):
+                return None
+            suit = card.suit
+            naturals[card.rank] = card
+        elif t.rank:
+            declared.append(t.rank)
+            joker_suits.add(t.suit)
+        # (a plain joker fills a gap)
+    if not naturals or joker_suits - {suit}:
+        return None
+    ranks = [*naturals, *declared]
+    if len(set(ranks)) < len(ranks):
+        return None   # a declared joker standing for a card the run holds: no reading
+    low, high = min(ranks), max(ranks)
+    if high == 14:
+        # an ace: high, the run spans low..14 (on the range 2..14); low, it spans 1..the highest other
+        # rank (on the range 1..13)
+        ace = variant.rules.melds.run.ace
+        spans = []
+        if ace != "low":
+            spans.append((15 - low, low))
+        if ace != "high":
+            spans.append((max([r for r in ranks if r != 14], default=1), 1))
+        if any(span < n for span, _ in spans):
+            return None   # plain jokers that could stand at either end: the windows slide
+        starts = [first for span, first in spans if span == n]
+        if len(starts) != 1:
+            return None   # no reading, or one with the ace low and one with it high
+        low = starts[0]
+    elif high - low + 1 != n:
+        return None       # no reading, or plain jokers that could stand at either end
+    meld = Meld("run", tuple([_SLOT_OF[naturals.get(14 if r == 1 else r, JOKER), r, suit] for r in range(low, low + n)]))
+    if not variant.rules.melds.run.adjacent_jokers and jokers_touch(meld):
+        return None
+    return meld
+
+
+def _given_set(tokens: Sequence[Token], variant: Variant) -> Meld | None:
+    """``given_reading`` of a set: its one reading where it holds a natural, its cards are valid and
+    no suit repeats (None otherwise, for ``_set_readings`` to say why or to read a three-deck triple)."""
+    rules = variant.rules.melds.set
+    if not rules.min <= len(tokens) <= rules.max:
+        return None
+    naturals: list[Card] = []
+    joker_ranks = set()   # the jokers' declared ranks (0: undeclared), each where it declares no suit
+    for t in tokens:
+        card = t.card
+        if card.rank:
+            naturals.append(card)
+        elif t.suit:
+            return None
+        else:
+            joker_ranks.add(t.rank)
+    if not naturals or len(naturals) < rules.min_naturals:
+        return None
+    rank = naturals[0].rank
+    suits = set()
+    for c in naturals:
+        if c.rank != rank or c.suit in suits:
+            return None
+        suits.add(c.suit)
+    if joker_ranks - {0, rank}:
+        return None
+    naturals.sort(key=CANONICAL)   # (cards of one rank: in suit order, as ``set_order`` puts them)
+    slots = [_SLOT_OF[c, rank, c.suit] for c in naturals]
+    slots += [_SLOT_OF[JOKER, rank, ""]] * (len(tokens) - len(naturals))
+    return Meld("set", tuple(slots))
 
 
 def readings(tokens: Sequence[Token], variant: Variant, kind: str | None = None) -> tuple[list[Meld], Failure | None]:
