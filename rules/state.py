@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .cards import JOKER, JOKER_CODE, UNSEEN, Card, pack_cards
 from .errors import Problem, pointer
-from .melds import Meld, Token, given_reading, readings
+from .melds import Meld, Token, given_slots, readings
 from .variant import Variant
 
 _T = TypeVar("_T")
@@ -260,9 +260,9 @@ def table_meld(meld_id: str, owner: str, tokens: Sequence[Token], kind: str, var
     """The meld of a position read under ``variant`` (the ``at``-th on the table), or the problem that
     makes the position impossible: cards that are not a ``kind``, or jokers that can be read in more
     than one way."""
-    given = given_reading(tokens, variant, kind)   # (the common meld, read in one pass)
-    if given is not None:
-        return TableMeld(meld_id, owner, given)
+    slots = given_slots(tokens, variant, kind)   # (the common meld, read in one pass)
+    if slots is not None:
+        return TableMeld(meld_id, owner, Meld(kind, slots))
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
         return Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})",

@@ -1,4 +1,4 @@
-"""A table meld read in one pass (``melds.given_reading``) is the meld the full enumeration of its
+"""A table meld read in one pass (``melds.given_slots``) is the meld the full enumeration of its
 readings (``melds.readings``) finds alone, in every variant: where the one pass answers, the
 enumeration finds that meld and nothing else; and every meld as the wire writes it (each joker
 declared) that has one reading is read in one pass."""
@@ -10,7 +10,7 @@ import pytest
 
 from kalooki_referee.rules import load_variant, variant_ids
 from kalooki_referee.rules.cards import RANK_CODES, SUITS, rank_code
-from kalooki_referee.rules.melds import given_reading, readings, tokens_of
+from kalooki_referee.rules.melds import Meld, given_slots, readings, tokens_of
 
 RANKS = list(range(2, 15))
 
@@ -62,10 +62,10 @@ def test_a_meld_read_in_one_pass_is_the_one_reading_of_the_full_enumeration(vari
         kind = rng.choice(["run", "set"])
         tokens = tokens_of(_run(rng) if kind == "run" else _set(rng))
         found, failure = readings(tokens, variant, kind)
-        given = given_reading(tokens, variant, kind)
+        given = given_slots(tokens, variant, kind)
         if given is not None:
             answered += 1
-            assert failure is None and found == [given], ([t.code for t in tokens], kind)
+            assert failure is None and found == [Meld(kind, given)], ([t.code for t in tokens], kind)
         if failure is None and len(found) == 1:
             # the meld as the wire writes it, every joker declared, is read in one pass
             meld = found[0]
@@ -74,5 +74,5 @@ def test_a_meld_read_in_one_pass_is_the_one_reading_of_the_full_enumeration(vari
                 suits = [s.card.suit for s in meld.slots if not s.is_joker]
                 if len(set(suits)) == len(suits):   # (not three identical cards)
                     written += 1
-                    assert given_reading(as_written, variant, kind) == meld, (meld.codes, kind)
+                    assert given_slots(as_written, variant, kind) == meld.slots, (meld.codes, kind)
     assert answered > 100 and written > 100, (answered, written)
