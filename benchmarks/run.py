@@ -206,10 +206,15 @@ def early_and_late(steps: int, rounds: int) -> None:
     dealt, _ = deal(v, SIX, "bench")
     positions = {"early": _turn_at(v, dealt), "late": _turn_at(v, _played(v, LATE)),
                  "held out": _turn_at(v, _played(v, HELD_OUT))}
+    def turn(wire: dict[str, Any], discard: Any) -> Callable[[], object]:
+        return lambda: adjudicate(v, state_from_valid(wire, v), discard)
+
+    def read(wire: dict[str, Any]) -> Callable[[], object]:
+        return lambda: read_state(wire, v)
     cases: dict[str, Callable[[], object]] = {}
     for name, (wire, discard) in positions.items():
-        cases[f"{name} turn"] = lambda wire=wire, discard=discard: adjudicate(v, state_from_valid(wire, v), discard)
-        cases[f"{name} read"] = lambda wire=wire: read_state(wire, v)
+        cases[f"{name} turn"] = turn(wire, discard)
+        cases[f"{name} read"] = read(wire)
     samples = interleaved(cases, steps, rounds)
     figures = {name: medians(rounds_) for name, rounds_ in samples.items()}
     print(f"Early and late in a six-player hand ({LATE_VARIANT}; {rounds} rounds of {steps} steps, each step calling "

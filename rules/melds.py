@@ -365,8 +365,13 @@ def given_slots(tokens: Sequence[Token], variant: Variant, kind: str) -> tuple[S
     ``readings(tokens, variant, kind)`` finds ``Meld(kind, slots)`` alone and no failure."""
     if kind == "set":
         return _given_set(tokens, variant)
+    return _given_run(tokens, variant) if kind == "run" else None
+
+
+def _given_run(tokens: Sequence[Token], variant: Variant) -> tuple[Slot, ...] | None:
+    """``given_slots`` of a run."""
     n = len(tokens)
-    if kind != "run" or n < variant.rules.melds.run.min:
+    if n < variant.rules.melds.run.min:
         return None
     suit = ""
     naturals: dict[int, Card] = {}   # each natural by its rank (an ace 14)
