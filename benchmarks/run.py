@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant
+from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_variant, state_wire
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.wire.replay import replay
@@ -127,7 +127,7 @@ VARIANT = json.loads(BODY)["variant"]
 
 # legal-actions' worst case: 20 cards holding 4 jokers (a four-joker pack), before and after opening.
 # a composed worst case: a hand of 20 cards, more than play gives, so the hand limit is waived
-FOUR_JOKERS = {"pack": {"decks": 2, "jokers": 4}, "positions": {"hand_limit": False}}
+FOUR_JOKERS = {"pack": {"decks": 2, "jokers": 4}, "positions": {"hand_limit": False, "counted": False}}
 _HAND_20 = ["JK", "JK", "JK", "JK", "2S", "3S", "5S", "7S", "9H", "10H", "QH", "KD", "KC", "KS", "4D", "5D", "7C", "8C",
             "AC", "AH"]
 _OTHER = ["2H", "3H", "4H", "6S", "6H", "6D", "6C"]
@@ -143,14 +143,104 @@ WORST = (
 )
 
 
+# Early and late in a six-player North American hand: the hand just dealt with the first draw made,
+# and hands played on (by ``_played``) until a dozen melds lie on the table.  The late position
+# measured against the early one is LATE; HELD_OUT, another hand played the same way, is kept to
+# show the figure holds beyond the position it was measured on.
+SIX = ["A", "B", "C", "D", "E", "F"]
+LATE_VARIANT = "north_american_uspcc"
+LATE, HELD_OUT = "late-22", "late-28"
+
+
+def _partners(card: Any, hand: tuple[Any, ...]) -> int:
+    """How much ``card`` is worth keeping: the cards of its rank (2 each) and of its suit within two
+    ranks (1 each) in ``hand``; a joker always."""
+    if card.is_joker:
+        return 99
+    return sum(2 if c.rank == card.rank else 1 for c in hand
+               if c is not card and not c.is_joker and (c.rank == card.rank or (c.suit == card.suit and abs(c.rank - card.rank) <= 2)))
+
+
+def _played(v: Any, seed: str) -> Any:
+    """The six-player hand dealt with ``seed``, played by the referee's own legal actions until at
+    least 12 melds and 50 cards lie on the table, at a player's draw: each player lays the largest
+    meld or build listed that leaves them two cards, else draws from the stock, and discards the card
+    with the fewest partners; nobody goes out."""
+    def laid(a: dict[str, Any]) -> int:
+        return (sum(len(m["cards"]) for m in a.get("melds") or []) + sum(len(b["cards"]) for b in a.get("builds") or [])
+                + (len(a["cards"]) if a["type"] == "build" else 0))
+    state, _ = deal(v, SIX, seed)
+    while not (len(state.melds) >= 12 and sum(len(m.meld.slots) for m in state.melds) >= 50 and state.phase == "draw"):
+        assert state.phase != "ended", f"the hand {seed} ended before a dozen melds were laid"
+        listed = listing_wire(legal_actions(v, state))["actions"]
+        hand = state.current.hand
+        plays = [a for a in listed if a["type"] in ("meld", "build") and len(hand) - laid(a) >= 2]
+        pick = (next((a for a in listed if a["type"] == "announce"), None)
+                or max(plays, key=laid, default=None)
+                or next((a for a in listed if a["type"] == "draw" and a["source"] == "stock"), None))
+        if pick is None:
+            worst = min(hand, key=lambda c: (_partners(c, hand), -c.rank))
+            pick = next(a for a in listed if a["type"] == "discard" and a["card"] == worst.code)
+        state = adjudicate(v, state, action_from_dict(pick)).state
+    return state
+
+
+def _turn_at(v: Any, state: Any) -> tuple[dict[str, Any], Any]:
+    """The wire form (as JSON gives it) of ``state`` once its player to act has drawn from the stock,
+    and the discard of that player's card with the fewest partners."""
+    drawn = adjudicate(v, state, action_from_dict({"type": "draw", "source": "stock"})).state
+    hand = drawn.current.hand
+    card = min(hand, key=lambda c: (_partners(c, hand), -c.rank))
+    discard = action_from_dict({"type": "discard", "card": card.code})
+    assert adjudicate(v, drawn, discard).legal
+    return orjson.loads(orjson.dumps(state_wire(drawn))), discard
+
+
+def early_and_late(steps: int, rounds: int) -> None:
+    """One turn (the state read from its wire form, the position checked, a discard adjudicated)
+    and the state's reading alone, early and late in a six-player hand, the cases taking turns call
+    by call; each ratio per round, the median of the rounds printed."""
+    from kalooki_referee.rules.wire.state import read_state, state_from_valid
+
+    v = load_variant(LATE_VARIANT)
+    dealt, _ = deal(v, SIX, "bench")
+    positions = {"early": _turn_at(v, dealt), "late": _turn_at(v, _played(v, LATE)),
+                 "held out": _turn_at(v, _played(v, HELD_OUT))}
+    def turn(wire: dict[str, Any], discard: Any) -> Callable[[], object]:
+        return lambda: adjudicate(v, state_from_valid(wire, v), discard)
+
+    def read(wire: dict[str, Any]) -> Callable[[], object]:
+        return lambda: read_state(wire, v)
+    cases: dict[str, Callable[[], object]] = {}
+    for name, (wire, discard) in positions.items():
+        cases[f"{name} turn"] = turn(wire, discard)
+        cases[f"{name} read"] = read(wire)
+    samples = interleaved(cases, steps, rounds)
+    figures = {name: medians(rounds_) for name, rounds_ in samples.items()}
+    print(f"Early and late in a six-player hand ({LATE_VARIANT}; {rounds} rounds of {steps} steps, each step calling "
+          f"every case once, in turn; medians)")
+    for name, (wire, _) in positions.items():
+        table = sum(len(m["cards"]) for m in wire["melds"])
+        print(f"    {name}: {len(wire['melds'])} melds, {table} cards on the table, hands of "
+              f"{', '.join(str(len(p['hand'])) for p in wire['players'])}")
+    for what, label, target in (("turn", "one turn (read, checked, a discard)", "<= 2x"),
+                                ("read", "the state read alone", "-")):
+        line(f"{label}, early", f"{statistics.median(figures[f'early {what}']):8.1f} us", "-")
+        for name in ("late", "held out"):
+            ratio = [late / early for late, early in zip(figures[f"{name} {what}"], figures[f"early {what}"])]
+            line(f"{label}, {name}", f"{statistics.median(figures[f'{name} {what}']):8.1f} us", "-")
+            line(f"  {name} / early", f"{statistics.median(ratio):8.2f}x", target)
+            spread("rounds", ratio, ".2f", "x")
+
+
 def in_process() -> None:
     v = load_variant(VARIANT)
     dealt, _ = deal(v, ["A", "B", "C", "D"], "bench")
     draw = action_from_dict({"type": "draw", "source": "stock"})
     after = adjudicate(v, dealt, draw).state
     discard = action_from_dict({"type": "discard", "card": after.players[0].hand[0].code})
-    setup = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D", "2S"], "opened": True},
-                         {"id": "B", "hand": ["2H", "3H", "4H", "AS", "AD", "AC", "KD", "QS", "QH", "10C"]}],
+    setup = {"players": [{"id": "A", "hand": ["5H", "6H", "JK", "8H", "9S", "9D", "9C", "KC", "4C", "3D"], "opened": True},
+                         {"id": "B", "hand": ["2H", "3H", "4H", "AS", "AD", "AC", "KD", "QS", "QH", "10C", "7D", "8D", "JC"]}],
              "melds": [{"id": "m1", "owner": "A", "kind": "run", "cards": ["5C", "6C", "7C", "8C"]}],
              "dealer": "B", "to_act": "A", "phase": "play", "turn": {"drawn": "3D", "source": "stock"}}
     play = state_from_dict(expand_setup(setup, VARIANT, None, "bench"), v)
@@ -702,6 +792,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=None, help=f"alternating rounds (default {ROUNDS}, quick 4)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers for the HTTP figure (default 2)")
     parser.add_argument("--connections", type=int, default=16, help="wrk connections (default 16)")
+    parser.add_argument("--late", action="store_true",
+                        help="only the in-process figures, early and late in a hand among them (no requests)")
     parser.add_argument("--nginx", action="store_true",
                         help="only the throughput of one and two instances behind nginx (deploy/nginx.conf)")
     args = parser.parse_args(argv)
@@ -712,6 +804,9 @@ def main(argv: list[str] | None = None) -> int:
         behind_nginx(seconds, rounds, args.workers, args.connections)
         return 0
     in_process()
+    early_and_late(300 if args.quick else 1000, rounds)
+    if args.late:
+        return 0
     requests_in_process(rounds, 150 if args.quick else 300, 15 if args.quick else 25)
     stages(1000 if args.quick else 4000)
     crafted(3 if args.quick else 7)

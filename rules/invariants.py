@@ -253,9 +253,11 @@ def _meld_owner_named(pos: Position) -> Found:
 
 
 def _meld_owner_opened(pos: Position) -> Found:
-    state = pos.state
+    opened: dict[str, bool] = {}   # (each id's first seat, as ``State.player`` finds it)
+    for p in pos.state.players:
+        opened.setdefault(p.id, p.opened)
     return [(pointer("melds", i, "owner"), f"{m.owner} has a meld on the table but is not marked as opened")
-            for i, m in enumerate(state.melds) if m.owner in pos.seats and not state.player(m.owner).opened]
+            for i, m in enumerate(pos.state.melds) if not opened.get(m.owner, True)]
 
 
 # Phase and turn record.
@@ -558,8 +560,8 @@ def _off_by(pos: Position, dealt: int) -> int:
     """How many cards the hands and the table hold over (or under) what the deal, the draws and the
     calls gave the seats."""
     state = pos.state
-    table = sum(len(m.meld.cards) for m in state.melds) + state.turn.pending_jokers
-    return sum(map(len, pos.hands)) + table - sum(_owed(pos, i, dealt) for i in range(len(pos.ids)))
+    table = sum([len(m.meld.slots) for m in state.melds]) + state.turn.pending_jokers
+    return sum(map(len, pos.hands)) + table - sum([_owed(pos, i, dealt) for i in range(len(pos.ids))])
 
 
 def _hand_sizes(pos: Position) -> Found:

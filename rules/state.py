@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from .cards import JOKER, JOKER_CODE, UNSEEN, Card, pack_cards
 from .errors import Problem, pointer
-from .melds import Meld, Token, readings
+from .melds import Meld, Token, given_slots, readings
 from .variant import Variant
 
 _T = TypeVar("_T")
@@ -260,6 +260,9 @@ def table_meld(meld_id: str, owner: str, tokens: Sequence[Token], kind: str, var
     """The meld of a position read under ``variant`` (the ``at``-th on the table), or the problem that
     makes the position impossible: cards that are not a ``kind``, or jokers that can be read in more
     than one way."""
+    slots = given_slots(tokens, variant, kind)   # (the common meld, read in one pass)
+    if slots is not None:
+        return TableMeld(meld_id, owner, Meld(kind, slots))
     found, failure = readings(tokens, variant, kind)
     if failure is not None:
         return Problem(pointer("melds", at), f"not a valid {kind}: {failure.message} ({variant.cite(failure.clause)})",
@@ -276,8 +279,7 @@ def listed_cards(state: State) -> list[Card]:
     for p in state.players:
         held += p.hand
     held += state.discard
-    for m in state.melds:
-        held += m.meld.cards
+    held += [s.card for m in state.melds for s in m.meld.slots]
     if state.turn.pending_jokers:
         held += [JOKER] * state.turn.pending_jokers
     return held

@@ -21,7 +21,7 @@ from typing import Any, Mapping
 from ..cards import CODE_AT_ORDER, UNSEEN, parse_card, parse_cards, seen
 from ..errors import ImpossibleState, Problem
 from ..invariants import check_state
-from ..melds import parse_token
+from ..melds import tokens_of
 from ..state import (FRESH_TURN, PHASE_OF, Announcement, HandResult, Player, Source, State, TableMeld, Turn,
                      build, table_meld)
 from ..variant import Variant
@@ -211,7 +211,7 @@ def _melds(raws: list[Mapping[str, Any]], variant: Variant) -> tuple[tuple[Table
     """The melds on the table read under ``variant``, and the problem of each that is not a meld."""
     melds, impossible = [], []
     for i, raw in enumerate(raws):
-        m = table_meld(raw["id"], raw["owner"], [parse_token(code) for code in raw["cards"]], raw["kind"], variant, i)
+        m = table_meld(raw["id"], raw["owner"], tokens_of(raw["cards"]), raw["kind"], variant, i)
         if isinstance(m, Problem):
             impossible.append(m)
         else:
