@@ -58,6 +58,8 @@ const PLAY_QUESTIONS = new Set(["check", "take", "meld", "meldall", "forgot", "b
 // questions where the cards set out are all the player holds
 const WHOLE_HAND = new Set(["meldall", "forgot"]);
 const ONTO_QUESTIONS = new Set(["build", "swap", "moveup"]);
+// questions that lay new melds and may add cards to melds on the table as well
+const ADDS_TOO = new Set(["meld", "meldall", "forgot"]);
 const WHO_QUESTIONS = new Set(["call", "allow", "penalty", "challenge"]);
 
 // A table meld's owner: you, or the seat chosen (one still at the table).
@@ -139,7 +141,7 @@ export function buildRequest() {
     const [first, ...rest] = lays.length ? lays : [newMeld([])];
     action = {type: "turn", actions: [{type: "draw", source: "discard"},
                                       {type: "meld", melds: [{...first, cards: [...builder.discard, ...first.cards]}, ...rest]}]};
-  } else if (question === "meld" || question === "meldall" || question === "forgot") {
+  } else if (ADDS_TOO.has(question)) {
     const builds = adds();
     action = {type: "meld", melds: lays};
     if (builds.length) action.builds = builds;
@@ -147,7 +149,7 @@ export function buildRequest() {
     if (!lays.length && builds.length === 1) action = {type: "build", ...builds[0]};
     if (question === "forgot") {
       const throwing = builder.hand[builder.hand.length - 1];
-      action = {type: "turn", actions: [...(lays.length ? [action] : []), {type: "discard", card: throwing}]};
+      action = {type: "turn", actions: [...(lays.length || builds.length ? [action] : []), {type: "discard", card: throwing}]};
     }
   } else {
     action = {type: "build", meld: $("build-onto").value, cards: builder.play.slice()};
@@ -240,7 +242,7 @@ export function clearBuildProblems() {
 export function missingLayout() {
   const question = $("build-question").value;
   const errors = [];
-  const laying = question === "meld" && (builder.addto.length || builder.extra.some(cards => cards.length));
+  const laying = ADDS_TOO.has(question) && (builder.addto.length || builder.extra.some(cards => cards.length));
   if (PLAY_QUESTIONS.has(question) && !builder.play.length && !laying) {
     errors.push({place: {area: "play", index: null}, detail: "click the cards you want to play, with \u201cthe cards you want to play\u201d chosen"});
   }
@@ -500,7 +502,7 @@ export function renderPaletteFor() {
 function targetList(question) {
   const lays = LAYS.has(question);
   return ["play", ...(lays ? builder.extra.map((_, i) => `extra${i}`) : []),
-          ...(question === "meld" || question === "meldall" ? ["addto"] : []), ...(question === "swap" ? ["jokerwith"] : []),
+          ...(ADDS_TOO.has(question) ? ["addto"] : []), ...(question === "swap" ? ["jokerwith"] : []),
           "hand", "discard", ...builder.melds.map(m => m.id)];
 }
 
@@ -585,11 +587,11 @@ export function renderBuilder() {
   renderTable();
   const question = $("build-question").value;
   renderExtras(question);
-  document.querySelector(".build-area[data-area=addto]").hidden = !(question === "meld" || question === "meldall");
+  document.querySelector(".build-area[data-area=addto]").hidden = !ADDS_TOO.has(question);
   document.querySelector(".build-area[data-area=jokerwith]").hidden = question !== "swap";
   $("build-onto-controls").hidden = !ONTO_QUESTIONS.has(question);
   renderCounts();
-  if (question === "meld" || question === "meldall") $("build-onto-controls").hidden = !builder.melds.length;
+  if (ADDS_TOO.has(question)) $("build-onto-controls").hidden = !builder.melds.length;
   $("build-end").hidden = $("build-end").previousElementSibling.hidden = question !== "build";
   $("build-kind-controls").hidden = !LAYS.has(question) && question !== "check";
   $("build-who-controls").hidden = !WHO_QUESTIONS.has(question);

@@ -215,17 +215,25 @@ def test_07_going_out_with_nothing_to_throw(phone, variant, melds):
     check_answer(page, answer, False, f"07-{variant}", "discard")
 
 
-@pytest.mark.parametrize("variant,meld,last", [("british", ["4C", "5C", "6C"], "KD"),
-                                               ("british_max301", ["9S", "9H", "9D"], "2C")])
-def test_08_the_forgotten_warning(phone, variant, meld, last):
+@pytest.mark.parametrize("variant,meld,adds,last", [("british", ["4C", "5C", "6C"], [], "KD"),
+                                                    ("british_max301", ["9S", "9H", "9D"], [], "2C"),
+                                                    # two cards kept and one drawn: both added to a run on the table
+                                                    ("british", [], ["7C", "8C"], "KD")])
+def test_08_the_forgotten_warning(phone, variant, meld, adds, last):
     page = phone()
     ask_about(page, variant, "forgot")
     opened(page)
-    new_melds(page, [meld])
+    if adds:
+        table_meld(page, "Player 2", ["4C", "5C", "6C"], "run")
+        lay(page, "the cards you add to a meld on the table", adds)
+    else:
+        new_melds(page, [meld])
     lay(page, "the rest of your hand", [last])
     request, answer = asked(page)
     assert request["state"]["players"][0].get("barred") is True
-    check_answer(page, answer, False, f"08-{variant}")
+    if adds:
+        assert request["action"]["actions"][0] == {"type": "build", "meld": request["state"]["melds"][0]["id"], "cards": adds}
+    check_answer(page, answer, False, f"08-{variant}-{len(meld) + len(adds)}", "but not go out")
 
 
 # -- kalooki.co.uk club game (003) ----------------------------------------------------------------------
