@@ -5,8 +5,13 @@
 import {listWords, name, names, plural} from "./cardwords.js";
 import {YOU} from "./position.js";
 
-/** A seat as the answer names it: "you" for the person asking, else the seat's name. */
-export function who(id) { return id === YOU ? "you" : id; }
+/** A seat as the answer names it: "you" for the person asking (the seat `you`), else the seat's name. */
+export function who(id, you = YOU) { return id === you ? "you" : id; }
+
+const whoIs = who;
+
+/** The person asking: the first seat of the position asked about. */
+export function askerOf(state) { return state && state.players && state.players[0] ? state.players[0].id : YOU; }
 
 function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
@@ -18,9 +23,10 @@ export function meldWords(meld) {
 
 /** The answer's first words, about whoever the question is about (a challenge's, about who is charged:
  *  the verdict's events say). */
-export function firstWords(action, legal, events = []) {
+export function firstWords(action, legal, events = [], you = YOU) {
   if (legal === null || legal === undefined) return "The referee needs to see more cards to decide.";
   const yes = legal;
+  const who = id => whoIs(id, you);
   const charged = (events || []).find(e => e.type === "penalized");
   switch (action.type) {
     case "call": return yes ? `Yes, ${who(action.player)} may call it.` : `No, ${who(action.player)} may not call it.`;
@@ -58,6 +64,7 @@ function cardsLaid(step) {
 /** After a refused move: it does not stand, and what the player does instead, from the step refused
  *  (the violation's `step` in a turn), what the turn had done before it and the player's seat. */
 function refusedWords(action, verdict, discard, state) {
+  const who = id => whoIs(id, askerOf(state));
   const v = (verdict.violations || [])[0] || {};
   const steps = stepsOf(action);
   const index = Number.isInteger(v.step) ? Math.min(v.step, steps.length - 1) : steps.length - 1;
@@ -93,6 +100,7 @@ function refusedWords(action, verdict, discard, state) {
  *  a refused one, what the player does instead.  `state` is the position asked about. */
 export function tableNowWords(action, verdict, params, discard, state = null) {
   if (verdict.legal === false) return refusedWords(action, verdict, discard, state);
+  const who = id => whoIs(id, askerOf(state));
   if (verdict.legal !== true) {
     return "Show the referee the cards it names (or settle them at the table) and ask again; until then the move is neither allowed nor refused.";
   }
@@ -133,7 +141,8 @@ export function tableNowWords(action, verdict, params, discard, state = null) {
 
 /** A move the rules allow, in a player's words, melds by their cards ("Lay the ten of spades, ...").
  *  `melds` maps a table meld's id to the meld. */
-export function moveWords(action, melds) {
+export function moveWords(action, melds, you = YOU) {
+  const who = id => whoIs(id, you);
   const meld = id => meldWords(melds.get(id));
   switch (action.type) {
     case "meld": {
@@ -149,7 +158,7 @@ export function moveWords(action, melds) {
     case "announce": return `Say how many cards you hold (${action.count})`;
     case "call": return `${capital(who(action.player))} calls the top discard`;
     case "allow": return `Let ${who(action.caller)} have the called card`;
-    case "turn": return (action.actions || []).map(a => moveWords(a, melds)).join(", then ");
+    case "turn": return (action.actions || []).map(a => moveWords(a, melds, you)).join(", then ");
     default: return "Another move the rules allow";
   }
 }

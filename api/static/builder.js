@@ -4,8 +4,8 @@
 import {Cards} from "./cards.js";
 import {chooseVariant, decodeShare, encodeShare, renderPosition, checkMeld, $, h, plural, ordinalPath, call, rulesResources, undeterminedBlock, clearProblems, showProblems, page, variantName, runLog, describeEvent, UNDECIDED_NOW, tableNow, violationBlocks, settlementBlock, contractOf, cardPicker, flashPlaced, cardButton} from "./page.js";
 import {signButton} from "./rulings.js";
-import {YOU, completePosition, contractHands, dealtEach, meldKind as kindOf, questionRules, seatCounts, seatIds, tableOf} from "./position.js";
-import {firstWords, meldWords, moveWords, readingWords, tableNowWords, withReading} from "./answers.js";
+import {completePosition, contractHands, dealtEach, meldKind as kindOf, parseNames, questionRules, seatCounts, seatIds, seatOf, tableOf} from "./position.js";
+import {askerOf, firstWords, meldWords, moveWords, readingWords, tableNowWords, withReading} from "./answers.js";
 import {namesInText} from "./cardwords.js";
 import {askFragment} from "./fragment.js";
 
@@ -62,9 +62,15 @@ const ONTO_QUESTIONS = new Set(["build", "swap", "moveup"]);
 const ADDS_TOO = new Set(["meld", "meldall", "forgot"]);
 const WHO_QUESTIONS = new Set(["call", "allow", "penalty", "challenge"]);
 
-// A table meld's owner: you, or the seat chosen (one still at the table).
-export function ownerOf(m, players) {
-  if (m.owner === "you") return YOU;
+// The seats at the table, by the names typed for them (else "Player 1", "Player 2"...).
+export function tableIds() {
+  return seatIds(Number($("build-players").value) || 2, parseNames($("build-names").value));
+}
+
+// A table meld's owner, by its seat's key: "you", or "Player k" for a seat still at the table (else the
+// second seat's).
+export function ownerKey(m, players) {
+  if (m.owner === "you") return "Player 1";
   const seat = /^Player (\d+)$/.exec(m.owner);
   return seat && Number(seat[1]) <= players ? m.owner : "Player 2";
 }
@@ -87,25 +93,27 @@ export function buildLayout() {
   const players = Number($("build-players").value);
   const variant = variantOf(page.variant);
   const handNumber = contractHands(variant.parameters) ? Number($("build-hand-number").value) : null;
-  const who = $("build-who").value;
+  const ids = tableIds();
+  const who = seatOf($("build-who").value, ids);
   const upcard = question === "upcard";
-  return {players, opened: $("build-opened").checked, hand, handNumber,
+  return {players, names: parseNames($("build-names").value), opened: $("build-opened").checked, hand, handNumber,
           dealt: dealtEach(variant, players, handNumber), pack: tableOf(variant, players).pack,
           others: typedCount("build-others"),
           mineHidden: WHOLE_HAND.has(question) ? 0 : typedCount("build-mine-hidden"),
           barred: question === "forgot",
-          dealer: upcard ? YOU : null, firstPlay: upcard, dealerOption: upcard,
+          dealer: upcard ? ids[0] : null, firstPlay: upcard, dealerOption: upcard,
           discard: builder.discard.slice(), phase: DRAW_QUESTIONS.has(question) ? "draw" : "play",
           drawn: hand[0], calls: question === "allow" ? [who] : [],
-          callsMade: question === "challenge" ? {[$("build-target").value]: typedCount("build-target-calls") || 0} : {},
-          melds: builder.melds.map(m => ({id: m.id, owner: ownerOf(m, players), kind: meldKind(m), cards: m.cards}))};
+          callsMade: question === "challenge" ? {[seatOf($("build-target").value, ids)]: typedCount("build-target-calls") || 0} : {},
+          melds: builder.melds.map(m => ({id: m.id, owner: seatOf(ownerKey(m, players), ids), kind: meldKind(m), cards: m.cards}))};
 }
 
 // The request for the question asked.
 export function buildRequest() {
   const question = $("build-question").value;
   const kind = $("build-kind").value;
-  const who = $("build-who").value;
+  const ids = tableIds();
+  const who = seatOf($("build-who").value, ids);
   const params = variantParameters(page.variant);
   const layout = buildLayout();
   const newMeld = cards => kind ? {cards, kind} : {cards};
@@ -134,7 +142,7 @@ export function buildRequest() {
     action = {type: "swap_joker", meld: $("build-onto").value, naturals: builder.play.slice(0, 1),
               place: {type: "build", meld: $("build-onto").value, cards: ["JK"], end: "high"}};
   } else if (question === "challenge") {
-    action = {type: "challenge", player: who, target: $("build-target").value, claim: $("build-claim").value};
+    action = {type: "challenge", player: who, target: seatOf($("build-target").value, ids), claim: $("build-claim").value};
   } else if (question === "penalty") {
     action = {type: "penalty", player: who, infraction: $("build-infraction").value};
   } else if (question === "take") {
@@ -320,14 +328,14 @@ async function showVerdict(body, verdict, question, kind) {
   const melds = new Map(body.state.melds.map(m => [m.id, m]));
   const box = h("div", {class: `verdict ${word}`, id: "build-verdict", tabindex: "-1"},
     h("h3", {}, question),
-    h("p", {class: "verdict-word"}, h("strong", {}, firstWords(body.action, verdict.legal, verdict.events)),
+    h("p", {class: "verdict-word"}, h("strong", {}, firstWords(body.action, verdict.legal, verdict.events, askerOf(body.state))),
       ` (${variantName(body.variant)})`));
   if (verdict.legal) {
     if ((verdict.events || []).length) {
-      box.append(h("p", {class: "what-happens"}, "What happens: " + verdict.events.map(e => eventWords(e, melds)).join("; ") + "."));
+      box.append(h("p", {class: "what-happens"}, "What happens: " + verdict.events.map(e => eventWords(e, melds, askerOf(body.state))).join("; ") + "."));
     }
   } else if (verdict.legal === false) {
-    box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res, YOU)));
+    box.append(h("div", {class: "violations"}, violationBlocks(verdict.violations, res, askerOf(body.state))));
     const choices = readingChoices(body, verdict, question, kind);
     if (choices) box.append(choices);
   }
@@ -422,11 +430,12 @@ export async function openAsked(code) {
 }
 
 // An event of the answer in words, melds named by their cards and you as "you".
-function eventWords(e, melds) {
+function eventWords(e, melds, you) {
   const words = describeEvent(e, [...melds.values()])
                   .replace(/\bmeld (\w+)\b/g, (whole, id) => melds.has(id) ? meldWords(melds.get(id)) : /^m\d+$/.test(id) ? "the meld" : whole)
                   .replace(/\bthe set (\w+) is complete/, (whole, id) => `${melds.has(id) ? meldWords(melds.get(id)) : "the set"} is complete`);
-  return namesInText(words).replace(/\bPlayer 1\b/g, "you");
+  const escaped = you.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return namesInText(words).replace(new RegExp(`(?<![\\w])${escaped}(?![\\w])`, "g"), "you");
 }
 
 // "What could I do here?": the moves the rules allow in the position set out (POST /v1/legal-actions),
@@ -449,7 +458,7 @@ export async function askWhatNow() {
     h("h3", {}, "What could I do here?"),
     h("p", {class: "verdict-word"}, list.length ? `The rules allow ${plural(list.length, "move")} here${r.body.truncated ? " (and perhaps more)" : ""}:`
                                                 : "The rules allow no move here."),
-    h("ul", {class: "legal-moves"}, list.map(a => h("li", {}, moveWords(a, melds)))));
+    h("ul", {class: "legal-moves"}, list.map(a => h("li", {}, moveWords(a, melds, askerOf(state))))));
   $("build-answer").replaceChildren(box);
   box.scrollIntoView({block: "start"});
   box.focus({preventScroll: true});
@@ -563,8 +572,8 @@ export function renderTable() {
           ([value, text]) => h("option", {value, selected: m.kind === value}, text))),
       h("label", {for: `build-meld-${m.id}-owner`}, "laid by"),
       h("select", {id: `build-meld-${m.id}-owner`, onchange: e => { m.owner = e.target.value; }},
-        [["you", "you (Player 1)"], ...seatIds(Number($("build-players").value) || 2).slice(1).map(id => [id, id])].map(
-          ([value, text]) => h("option", {value, selected: ownerOf(m, Number($("build-players").value) || 2) === (value === "you" ? YOU : value)}, text))),
+        tableIds().map((id, i) => [i ? `Player ${i + 1}` : "you", i ? id : `you (${id})`]).map(
+          ([value, text]) => h("option", {value, selected: ownerKey(m, Number($("build-players").value) || 2) === (value === "you" ? "Player 1" : value)}, text))),
       h("button", {type: "button", onclick: () => { builder.melds = builder.melds.filter(x => x !== m); renderBuilder(); }},
         "Take this meld off the table")),
     h("div", {id: areaBox(m.id), class: "problems", role: "alert"})))
@@ -623,14 +632,14 @@ export function renderBuilder() {
 // The player a call, an allow or a penalty is about: the others (calls and allows), anyone (penalties).
 export function renderWho() {
   const question = $("build-question").value;
-  const ids = seatIds(Number($("build-players").value) || 2);
-  const choices = question === "penalty" || question === "challenge" ? ids : ids.slice(1);
+  const seats = tableIds().map((id, i) => ({key: `Player ${i + 1}`, label: i ? id : `you (${id})`}));
+  const choices = question === "penalty" || question === "challenge" ? seats : seats.slice(1);
   const options = (select, list) => {
     const chosen = select.value;
-    select.replaceChildren(...list.map(id => h("option", {value: id, selected: id === chosen}, id === YOU ? "you (Player 1)" : id)));
+    select.replaceChildren(...list.map(({key, label}) => h("option", {value: key, selected: key === chosen}, label)));
   };
   options($("build-who"), choices);
-  options($("build-target"), ids);
+  options($("build-target"), seats);
 }
 
 export function renderHandNumbers(params) {
@@ -675,6 +684,7 @@ document.addEventListener("variant-chosen", e => renderPlayers(e.detail));
 document.addEventListener("DOMContentLoaded", () => {
   $("build-question").addEventListener("change", renderBuilder);
   $("build-players").addEventListener("change", renderBuilder);
+  $("build-names").addEventListener("change", renderBuilder);
   $("build-hand-number").addEventListener("change", () => renderHandNumbers(variantParameters(page.variant)));
   $("build-add-meld").addEventListener("click", () => {
     const m = {id: `m${builder.nextMeld++}`, cards: [], kind: "", owner: "Player 2"};

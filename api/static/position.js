@@ -25,8 +25,25 @@ export function dealtEach(variant, players, handNumber) {
   return byHand && handNumber && byHand[String(handNumber)] !== undefined ? byHand[String(handNumber)] : table.dealt;
 }
 
-/** The seats: you, then the players on your left in turn; the last of them deals. */
-export function seatIds(n) { return [YOU, ...Array.from({length: n - 1}, (_, i) => `Player ${i + 2}`)]; }
+/** The names a person typed for the seats ("Andy, Mark, John, Frank"), in seat order. */
+export function parseNames(text) {
+  return String(text || "").split(",").map(name => name.trim().replace(/\s+/g, " ").slice(0, 40)).filter(Boolean);
+}
+
+/** The seats: you, then the players on your left in turn; the last of them deals.  Each seat goes by
+ *  the name typed for it, else "Player 1", "Player 2"...; if two seats would share a name, none is used. */
+export function seatIds(n, names = []) {
+  const plain = Array.from({length: n}, (_, i) => `Player ${i + 1}`);
+  const ids = plain.map((id, i) => names[i] || id);
+  return new Set(ids).size === ids.length ? ids : plain;
+}
+
+/** The seat a page control means by its key ("Player 3": the third seat, whatever its name), as the
+ *  position names it. */
+export function seatOf(key, ids) {
+  const seat = /^Player (\d+)$/.exec(key || "");
+  return seat && ids[Number(seat[1]) - 1] !== undefined ? ids[Number(seat[1]) - 1] : key;
+}
 
 /** A meld's kind as chosen, else what its cards say: naturals all of one rank make a set. */
 export function meldKind(meld, parse) {
@@ -37,7 +54,7 @@ export function meldKind(meld, parse) {
 
 /** How many cards each seat holds, worked out: [{id, count, listed, hidden, derived}]. */
 export function seatCounts(layout, parameters) {
-  const ids = seatIds(layout.players);
+  const ids = seatIds(layout.players, layout.names);
   const perCall = 1 + ((parameters.calling && parameters.calling.penalty_cards) || 0);
   const laidBy = id => layout.melds.filter(m => m.owner === id).reduce((n, m) => n + m.cards.length, 0);
   return ids.map((id, i) => {
@@ -78,7 +95,7 @@ export function completePosition(layout, parameters) {
     return seat;
   });
   const ids = counts.map(c => c.id);
-  const state = {players, dealer: layout.dealer || ids[ids.length - 1], to_act: layout.toAct || YOU, phase: layout.phase,
+  const state = {players, dealer: layout.dealer || ids[ids.length - 1], to_act: layout.toAct || ids[0], phase: layout.phase,
                  first_play: Boolean(layout.firstPlay),
                  stock: [], stock_hidden: Math.max(0, layout.pack - listed - unseen),
                  discard: layout.discard.slice(),

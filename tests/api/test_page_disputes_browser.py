@@ -320,7 +320,7 @@ def test_a_jamaican_call_dispute_a_call_an_allow_an_over_call_challenge_and_the_
     assert request["state"]["players"][2]["calls"] == 4
     assert api(base_url, "/v1/adjudicate", request) == (200, answer) and answer["legal"] is True
     box = page.locator("#build-answer .verdict.legal")
-    expect(box).to_contain_text("Yes, Player 4 may challenge Player 3.")
+    expect(box).to_contain_text("Yes, Player 4 may challenge Player 3, and the challenge is right: Player 3 is charged.")
     for e in answer["events"]:
         expect(box).to_contain_text(f"{e['player']} takes a penalty for an over-call (more calls than allowed) ({e['points']} points)")
 

@@ -330,6 +330,21 @@ def test_13_a_call_allowed(phone, variant, hand, card, players):
                  "may not lay or discard now", "you pluck from the stock")
 
 
+def test_13_asked_with_the_players_names(phone):
+    """The dispute as told: Mark, asking, allows John's call; the answer names them, and "you" is Mark."""
+    page = phone()
+    jamaican(page, "jamaican", "allow", 1)
+    page.get_by_label("Their names, you first (optional)").fill("Mark, John, Frank, Andy")
+    page.get_by_label("Their names, you first (optional)").press("Tab")
+    page.get_by_label("Which player").select_option(label="John")
+    lay(page, "the top of the discard pile", ["7D"])
+    request, answer = asked(page)
+    assert [p["id"] for p in request["state"]["players"]] == ["Mark", "John", "Frank", "Andy"]
+    assert request["action"] == {"type": "allow", "caller": "John"} and request["state"]["dealer"] == "Andy"
+    said = check_answer(page, answer, True, "13-named", "John takes the seven of diamonds", "you pluck from the stock")
+    assert "Yes, you may allow John's call." in said and "Mark" not in plain_answer(page), said
+
+
 @pytest.mark.parametrize("variant,calls,charged", [("jamaican", 4, "Player 2"), ("jamaican", 3, "Player 4"),
                                                    ("jamaican_baby", 4, "Player 2")])
 def test_14_an_over_call_challenged(phone, variant, calls, charged):

@@ -75,3 +75,18 @@ test("a position whose counts were worked out is sent as it is; one a person tol
   // a count typed as the deal gives it is no composition
   assert.equal(questionRules(layout({hand: ["KH"], mineHidden: 12, others: 13, phase: "draw"}), BRITISH_PARAMS), undefined);
 });
+
+test("seats go by the names typed for them, you first, and keep their keys when renamed", async () => {
+  const {parseNames, seatIds, seatOf} = await import("../../api/static/position.js");
+  assert.deepEqual(parseNames(" Andy,  Mark ,, John  Smith "), ["Andy", "Mark", "John Smith"]);
+  assert.deepEqual(seatIds(4, ["Andy", "Mark"]), ["Andy", "Mark", "Player 3", "Player 4"]);
+  assert.deepEqual(seatIds(3, ["Andy", "Andy"]), ["Player 1", "Player 2", "Player 3"]);   // two seats, one name: none used
+  assert.deepEqual(seatIds(3, ["Player 2"]), ["Player 1", "Player 2", "Player 3"]);  // a name another seat goes by
+  const ids = seatIds(4, ["Mark", "John", "Frank", "Andy"]);
+  assert.equal(seatOf("Player 2", ids), "John");
+  assert.equal(seatOf("Player 9", ids), "Player 9");
+  const state = completePosition(layout({names: ["Mark", "John"], hand: ["KS"], phase: "draw"}), BRITISH_PARAMS);
+  assert.deepEqual(state.players.map(p => p.id), ["Mark", "John", "Player 3", "Player 4"]);
+  assert.equal(state.to_act, "Mark");
+  assert.equal(state.dealer, "Player 4");
+});
