@@ -8,10 +8,45 @@ import {variantParameters} from "./builder.js";
 import {$, h, plural, ordinalPath, call, rulesResources, violationBlock, clearProblems, showProblems, page, tableNow, contractOf,
         cardPicker, cardButton, describeEvent} from "./page.js";
 import {Cards} from "./cards.js";
+import {parseNames, seatIds} from "./position.js";
 
-export const sheet = {players: [], hands: [], answer: null, cards: {}, picking: null};
+export const sheet = {players: [], hands: [], answer: null, cards: {}, picking: null, stakesOf: null};
 
-export function sheetPlayers(n) { return Array.from({length: n}, (_, i) => `Player ${i + 1}`); }
+/** The players of the sheet: the names typed, in seating order, else "Player 1", "Player 2"... */
+export function sheetPlayers(n, names = []) { return seatIds(n, names); }
+
+const STAKE_FIELDS = [["call_up", "Each loser pays the winner"], ["kalookie", "Each loser pays for a kalookie"],
+                      ["initial", "Each player puts into the pool at the start"], ["buy_in", "A buy-in puts into the pool"]];
+
+/** The stakes the table plays for: the variant's unless changed in the form (null: the variant's). */
+export function stakesChosen(params) {
+  if (!params.stakes) return null;
+  const chosen = {};
+  for (const [key] of STAKE_FIELDS) {
+    const input = $(`sheet-stake-${key}`);
+    const typed = input ? Number(input.value) : NaN;
+    chosen[key] = Number.isInteger(typed) && typed >= 0 ? typed : params.stakes[key];
+  }
+  return STAKE_FIELDS.every(([key]) => chosen[key] === params.stakes[key]) ? null : chosen;
+}
+
+function renderStakes(params) {
+  const box = $("sheet-stakes");
+  box.hidden = !params.stakes;
+  if (!params.stakes) return;
+  const presets = Object.entries(params.stake_presets || {});
+  const fill = values => { for (const [key] of STAKE_FIELDS) $(`sheet-stake-${key}`).value = values[key]; };
+  box.replaceChildren(
+    h("legend", {}, "The stakes"),
+    h("p", {class: "area-help"}, "What the table plays for, in chips or money. The pool holds each player's "
+      + "starting stake and every buy-in; the last player left in the game takes it."),
+    presets.length ? h("div", {class: "controls"}, presets.map(([name, values]) =>
+      h("button", {type: "button", onclick: () => { fill(values); resettle(); }}, `Use the ${name} stakes`))) : "",
+    h("div", {class: "controls"}, STAKE_FIELDS.flatMap(([key, label]) => [
+      h("label", {for: `sheet-stake-${key}`}, label),
+      h("input", {type: "number", id: `sheet-stake-${key}`, min: 0, max: 1000000, step: 1, inputmode: "numeric",
+                  value: params.stakes[key], onchange: resettle})])));
+}
 
 export function sheetParams() { return variantParameters(page.variant) || {}; }
 
@@ -153,7 +188,8 @@ export function entryFromForm() {
 }
 
 export function sheetRequest(hands) {
-  return {variant: page.variant, players: sheet.players.slice(), hands};
+  const stakes = stakesChosen(sheetParams());
+  return {variant: page.variant, players: sheet.players.slice(), ...(stakes ? {stakes} : {}), hands};
 }
 
 export function sheetWhere(pointer) {
@@ -272,8 +308,13 @@ function eventsSaid(events) {
 
 // The last hand taken off the sheet (to enter it again, put right).
 export async function undoHand() {
-  clearProblems("sheet-problems");
   sheet.hands = sheet.hands.slice(0, -1);
+  await resettle();
+}
+
+// The sheet's hands settled again (after a hand is taken back, or the stakes change).
+async function resettle() {
+  clearProblems("sheet-problems");
   sheet.answer = null;
   if (sheet.hands.length) {
     const r = await call("POST", "/v1/scoresheet", sheetRequest(sheet.hands));
@@ -285,11 +326,15 @@ export async function undoHand() {
 
 export function resetSheet() {
   const params = sheetParams();
+  if (sheet.stakesOf !== page.variant) {  // (the stakes form is the variant's: kept while its sheet restarts)
+    renderStakes(params);
+    sheet.stakesOf = page.variant;
+  }
   const select = $("sheet-players");
   const min = (params.players && params.players.min) || 2, max = (params.players && params.players.max) || 6;
   const chosen = Math.min(Math.max(Number(select.value) || 3, min), max);
   select.replaceChildren(...Array.from({length: max - min + 1}, (_, i) => min + i).map(n => h("option", {value: n, selected: n === chosen}, String(n))));
-  sheet.players = sheetPlayers(chosen);
+  sheet.players = sheetPlayers(chosen, parseNames($("sheet-names").value));
   sheet.hands = [];
   sheet.answer = null;
   sheet.cards = {};
@@ -302,6 +347,7 @@ export function resetSheet() {
 document.addEventListener("variant-chosen", () => { if (page.variants.length) resetSheet(); });
 document.addEventListener("DOMContentLoaded", () => {
   $("sheet-players").addEventListener("change", resetSheet);
+  $("sheet-names").addEventListener("change", resetSheet);
   $("sheet-how").addEventListener("change", syncWinner);
   $("sheet-winner").addEventListener("change", syncWinner);
   $("sheet-add").addEventListener("click", addHand);

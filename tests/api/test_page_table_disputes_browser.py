@@ -453,6 +453,36 @@ def test_09_scoring_a_hand_from_the_cards_left(phone, variant, left, penalties):
     page.screenshot(path=str(ARTIFACTS / f"dispute-09-{variant}.png"))
 
 
+def test_09_the_sheet_with_the_players_names_and_the_tables_own_stakes(phone):
+    """The dispute as told: Andy, Mark, John and Frank, a call-up stake the table chose (2): each loser
+    pays John 2, and the pool holds what the table's starting stake puts in."""
+    page = phone()
+    page.get_by_label("Variant", exact=True).select_option("british")
+    page.get_by_label("Players in the game").select_option("4")
+    page.get_by_label("Their names, in seating order (optional)").fill("Andy, Mark, John, Frank")
+    page.get_by_label("Their names, in seating order (optional)").press("Tab")
+    page.get_by_label("Each loser pays the winner").fill("2")
+    page.get_by_label("Each loser pays the winner").press("Tab")
+    page.get_by_label("Each player puts into the pool at the start").fill("3")
+    page.get_by_label("Each player puts into the pool at the start").press("Tab")
+    page.get_by_label("Who went out").select_option("John")
+    for player, codes in {"Mark": ["KH", "QS", "JK"], "Frank": ["5D", "5C"], "Andy": ["AS"]}.items():
+        tap_cards_left(page, player, codes)
+    with page.expect_response(lambda r: urlsplit(r.url).path == "/v1/scoresheet") as info:
+        page.get_by_role("button", name="Add this hand to the sheet").click()
+    request, answer = info.value.request.post_data_json, info.value.json()
+    assert request["players"] == ["Andy", "Mark", "John", "Frank"]
+    assert request["stakes"] == {"call_up": 2, "kalookie": 2, "initial": 3, "buy_in": 5}
+    row = answer["rows"][0]
+    assert row["penalties"] == {"Mark": 35, "Frank": 10, "Andy": 11, "John": 0}
+    assert row["payments"] == {"Andy": -2, "Mark": -2, "John": 6, "Frank": -2} and row["pool"] == 12
+    sheet = page.locator("#sheet-answer")
+    assert "gets 6" in sheet.locator("td[data-player='John']").inner_text()
+    assert not NOT_PLAIN.search(sheet.inner_text())
+    sheet.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "dispute-09-named-stakes.png"))
+
+
 # -- Jamaican scoring (002) -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("variant,left,typed,penalties", [
