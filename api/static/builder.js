@@ -18,6 +18,15 @@ export const builder = {play: [], hand: [], discard: [], addto: [], jokerwith: [
 // (its place on the table while it is set out; by its cards in answers).
 export function meldName(m) { return `the ${ORDINALS[builder.melds.indexOf(m)] || "next"} meld on the table`; }
 
+// A meld on the table in few words, for a narrow list: "Player 2's run: 7\u2665 Joker 9\u2665".
+function shortMeld(m, owner, you) {
+  const card = code => {
+    const c = Cards.parse(code);
+    return !c || c.joker ? "Joker" : c.rank + Cards.SUITS[c.suit].symbol;
+  };
+  return `${owner === you ? "your" : `${owner}'s`} ${meldKind(m)}: ${m.cards.map(card).join(" ")}`;
+}
+
 // Your new melds after the first (questions that lay several at once): targets "extra0", "extra1"...
 function extraIndex(target) { const m = /^extra(\d+)$/.exec(target); return m ? Number(m[1]) : null; }
 function extraName(i) { return `your ${ORDINALS[i + 1] || "next"} new meld`; }
@@ -580,8 +589,9 @@ export function renderTable() {
     : [h("p", {class: "empty"}, "No meld on the table.")]));
   const onto = $("build-onto");
   const chosen = onto.value;
+  const ids = tableIds(), players = Number($("build-players").value) || 2;
   onto.replaceChildren(...builder.melds.map(m => h("option", {value: m.id, selected: m.id === chosen},
-    m.cards.length ? `${meldName(m)}: ${meldWords({kind: meldKind(m), cards: m.cards})}` : meldName(m))));
+    m.cards.length ? shortMeld(m, seatOf(ownerKey(m, players), ids), ids[0]) : meldName(m))));
 }
 
 export function renderBuilder() {
@@ -615,7 +625,7 @@ export function renderBuilder() {
     meld: "The cards of your first new meld, in order (a run from its low end); lay more melds below.",
     check: "The cards of the meld, in the order they lie (a run from its low end).",
     meldall: "All the cards you lay, as melds; nothing else stays in your hand.",
-    forgot: "The melds you lay; the card you throw goes in \u201cthe rest of your hand\u201d.",
+    forgot: "The melds you lay (cards you add to melds on the table go below); the card you throw goes in \u201cthe rest of your hand\u201d.",
     upcard: "The card you throw in place of the face-up card.",
     build: "The cards from your hand you add to the meld, in order.",
     draw: "The card you throw after taking the discard (leave it empty to ask about the taking alone).",
