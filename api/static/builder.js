@@ -465,7 +465,8 @@ export async function askWhatNow() {
   const list = r.body.actions || [];
   const box = h("div", {class: "verdict legal", id: "build-verdict", tabindex: "-1"},
     h("h3", {}, "What could I do here?"),
-    h("p", {class: "verdict-word"}, list.length ? `The rules allow ${plural(list.length, "move")} here${r.body.truncated ? " (and perhaps more)" : ""}:`
+    h("p", {class: "verdict-word"}, list.length ? `The rules allow ${plural(list.length, "move")} here${r.body.truncated ? " (and perhaps more)" : ""}`
+                                                  + (state.phase === "play" ? ", now that you have drawn:" : ", before you draw:")
                                                 : "The rules allow no move here."),
     h("ul", {class: "legal-moves"}, list.map(a => h("li", {}, moveWords(a, melds, askerOf(state))))));
   $("build-answer").replaceChildren(box);

@@ -576,6 +576,7 @@ def test_20_what_could_i_do_here_lists_coming_down_in_words(phone, variant, meld
     actions = info.value.json()["actions"]
     assert any(a["type"] == "meld" and len(a["melds"]) == 2 for a in actions)
     listed = page.locator("#build-verdict .legal-moves").inner_text()
+    assert "now that you have drawn" in page.locator("#build-verdict .verdict-word").inner_text()
     for meld in melds:
         assert card_names(meld) in listed, (meld, listed)
     assert not NOT_PLAIN.search(listed), NOT_PLAIN.search(listed).group(0)
