@@ -86,7 +86,7 @@ export function renderSheetForm() {
   $("sheet-lines").replaceChildren(...sheet.players.map((p, i) => h("fieldset", {class: "sheet-line", "data-player": p},
     h("legend", {}, p),
     cardsLeft(p, i),
-    h("label", {for: `sheet-pen-${i}`, class: "sheet-pen-label"}, "Penalty points this hand"),
+    h("label", {for: `sheet-pen-${i}`, class: "sheet-pen-label"}, "Penalty points this hand (or tap the cards above)"),
     h("input", {type: "number", id: `sheet-pen-${i}`, min: 0, max: 10000, step: 1, inputmode: "numeric", class: "sheet-pen"}),
     h("label", {for: `sheet-total-${i}`}, "Total written on the sheet (if any)"),
     h("input", {type: "number", id: `sheet-total-${i}`, min: -100000, max: 1000000, step: 1, inputmode: "numeric", class: "sheet-total"}),
@@ -140,7 +140,8 @@ export function syncWinner() {
     ? `After ${name} every other player's points count ${timesWord(times)}: tap in their cards left and the referee ` +
       `counts them ${timesWord(times)}; points you type are taken as already ${timesWord(times)}.` : "";
   for (const label of document.querySelectorAll(".sheet-pen-label"))
-    label.textContent = multiplied ? `Penalty points this hand, already ${timesWord(times)}` : "Penalty points this hand";
+    label.textContent = (multiplied ? `Penalty points this hand, already ${timesWord(times)}` : "Penalty points this hand")
+                        + " (or tap the cards above)";
   $("sheet-winner").disabled = how === "void";
   for (const line of document.querySelectorAll(".sheet-line")) {
     const pen = line.querySelector(".sheet-pen");
@@ -234,7 +235,8 @@ export async function renderSheet() {
     h("td", {"data-label": "Ended"}, row.how === "void" ? "void" : `${row.winner} ${(howChoices(params).find(c => c[0] === row.how) || [0, row.how])[1]}`),
     sheet.players.map(p => h("td", {"data-player": p, "data-label": p}, String((row.scores || {})[p] ?? ""),
       (row.penalties || {})[p] !== undefined ? h("span", {class: "penalty"},
-        ` (${plural(row.penalties[p], "point")} this hand${multiplied(row) && row.winner !== p ? `, ${timesWord(times)} for ${name}` : ""})`) : "",
+        ` (${plural(row.penalties[p], "point")} this hand${multiplied(row) && row.winner !== p ? `, ${timesWord(times)} for ${name}` : ""}`
+        + `${(row.buy_ins || {})[p] === true ? `; bought back in, so restarts at ${row.scores[p]}` : ""})`) : "",
       (row.payments || {})[p] !== undefined ? h("span", {class: "ledger"}, ` ${payWords(row.payments[p])}`) : "")),
     h("td", {"data-label": "Pool"}, String(row.pool)),
     h("td", {"data-label": "Out, buy-ins"}, [(row.eliminated || []).length ? `out: ${row.eliminated.join(", ")}` : "",
@@ -302,7 +304,11 @@ async function decideBuyIn(player, yes) {
 
 // Who went out of the game, who may buy back in and who did, in words.
 function eventsSaid(events) {
-  const said = events.filter(e => ["eliminated", "buy_in_offered", "bought_in", "moved_to_new_table", "game_won"].includes(e.type));
+  // an offer is said only while it is open: not once the player has bought back in or gone out
+  const decided = new Set(events.filter(e => e.type === "bought_in" || e.type === "eliminated").map(e => e.player));
+  const open = e => e.type !== "buy_in_offered" || e.players.some(p => !decided.has(p));
+  const said = events.filter(e => ["eliminated", "buy_in_offered", "bought_in", "moved_to_new_table", "game_won"].includes(e.type))
+                     .filter(open).map(e => e.type === "buy_in_offered" ? {...e, players: e.players.filter(p => !decided.has(p))} : e);
   return said.length ? h("ul", {class: "sheet-events"}, said.map(e => h("li", {}, describeEvent(e)))) : "";
 }
 

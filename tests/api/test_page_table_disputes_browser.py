@@ -555,6 +555,8 @@ def test_10_buying_back_in(phone, variant):
     assert bought and bought[0]["player"] == "Player 1" and bought[0]["score"] == 120
     assert answer["inconsistency"] is None
     assert "restarting at 120" in sheet.inner_text()
+    assert "bought back in, so restarts at 120" in sheet.locator("td[data-player='Player 1']").last.inner_text()
+    assert "may buy back in" not in sheet.locator(".sheet-events").inner_text()   # the offer, taken, is not said again
     text = sheet.inner_text()
     assert not NOT_PLAIN.search(text), NOT_PLAIN.search(text).group(0)
     ARTIFACTS.mkdir(exist_ok=True)
