@@ -311,7 +311,9 @@ export async function askReferee() {
   if ($("build-question").value === "check") {  // the meld alone: /v1/melds/check
     const box = h("div", {id: "build-verdict", class: "verdict", tabindex: "-1"});
     $("build-answer").replaceChildren(box);
-    await checkMeld(builder.play, $("build-kind").value, box, false);
+    await checkMeld(builder.play, $("build-kind").value, box, {
+      problems: "build-play-problems", kindField: $("build-kind"),
+      choose: reading => { builder.play = reading.cards.slice(); $("build-kind").value = reading.kind; renderBuilder(); askReferee(); }});
     box.prepend(h("h3", {}, $("build-question").selectedOptions[0].textContent));
     box.scrollIntoView({block: "start"});
     return;
@@ -445,6 +447,19 @@ function eventWords(e, melds, you) {
                   .replace(/\bthe set (\w+) is complete/, (whole, id) => `${melds.has(id) ? meldWords(melds.get(id)) : "the set"} is complete`);
   const escaped = you.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return namesInText(words).replace(new RegExp(`(?<![\\w])${escaped}(?![\\w])`, "g"), "you");
+}
+
+// A question asked, and said so if the page itself fails in asking it (never a silent button).
+async function guarded(ask) {
+  try {
+    await ask();
+  } catch (err) {
+    showBuildProblems({title: "The page could not ask this question",
+                       errors: [{place: {box: "build-problems", field: null, label: "the page"},
+                                 detail: `it stopped with an error (${err && err.message ? err.message : err}); reload the page and ask again`}]});
+    const box = $("build-problems");
+    if (box) box.scrollIntoView({block: "center"});
+  }
 }
 
 // "What could I do here?": the moves the rules allow in the position set out (POST /v1/legal-actions),
@@ -627,7 +642,7 @@ export function renderBuilder() {
     check: "The cards of the meld, in the order they lie (a run from its low end).",
     meldall: "All the cards you lay, as melds; nothing else stays in your hand.",
     forgot: "The melds you lay (cards you add to melds on the table go below); the card you throw goes in \u201cthe rest of your hand\u201d.",
-    upcard: "The card you throw in place of the face-up card.",
+    upcard: "Here you are the dealer (the other seats play after you): the card you throw in place of the face-up card.",
     build: "The cards from your hand you add to the meld, in order.",
     draw: "The card you throw after taking the discard (leave it empty to ask about the taking alone).",
     discard: "The card you want to throw (the first one here); the rest of your hand below.",
@@ -695,7 +710,9 @@ document.addEventListener("variant-chosen", e => renderPlayers(e.detail));
 document.addEventListener("DOMContentLoaded", () => {
   $("build-question").addEventListener("change", renderBuilder);
   $("build-players").addEventListener("change", renderBuilder);
-  $("build-names").addEventListener("change", renderBuilder);
+  // the seats' names, as they are typed: only what names a seat is drawn again (not the cards, so a
+  // card tapped just after typing lands where it was tapped)
+  $("build-names").addEventListener("input", () => { renderTable(); renderWho(); renderCounts(); });
   $("build-hand-number").addEventListener("change", () => renderHandNumbers(variantParameters(page.variant)));
   $("build-add-meld").addEventListener("click", () => {
     const m = {id: `m${builder.nextMeld++}`, cards: [], kind: "", owner: "Player 2"};
@@ -703,8 +720,8 @@ document.addEventListener("DOMContentLoaded", () => {
     builder.target = m.id;
     renderBuilder();
   });
-  $("build-ask").addEventListener("click", askReferee);
-  $("build-what-now").addEventListener("click", askWhatNow);
+  $("build-ask").addEventListener("click", () => guarded(askReferee));
+  $("build-what-now").addEventListener("click", () => guarded(askWhatNow));
   $("build-add-new").addEventListener("click", () => {
     builder.extra.push([]);
     builder.target = `extra${builder.extra.length - 1}`;
@@ -713,6 +730,7 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const id of ["build-others", "build-mine-hidden", "build-hand-number", "build-opened"]) $(id).addEventListener("input", renderCounts);
   $("build-clear").addEventListener("click", () => {
     Object.assign(builder, {play: [], hand: [], discard: [], addto: [], jokerwith: [], melds: [], extra: [], target: "play", nextMeld: 1, request: null});
+    $("build-kind").value = "";   // (how the new meld is laid goes with its cards; the table's names stay)
     clearBuildProblems();
     $("build-answer").replaceChildren();
     renderBuilder();

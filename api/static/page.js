@@ -279,7 +279,7 @@ export function packCount(errors, state) {
 
 // -- the variant and its rules -------------------------------------------------------------------
 
-export const page = {variants: [], variant: null, log: null, p: 0, meld: []};
+export const page = {variants: [], variant: null, log: null, p: 0};
 
 export function variantName(id) {
   const v = page.variants.find(x => x.id === id);
@@ -953,15 +953,6 @@ export function flashPlaced(...nodes) {
   }
 }
 
-export function renderPalette() {
-  cardPicker($("palette"), code => `Add ${Cards.name(code)} to the meld`, (code, button) => {
-    page.meld.push(code);
-    renderMeld();
-    flashPlaced(button, $("meld-cards").lastElementChild);
-    $("meld-placed").textContent = `Added ${Cards.name(code)} to the meld: ${plural(page.meld.length, "card")} in it now.`;
-  });
-}
-
 // A card picture as a button named in words (`name`): the picture is hidden from screen readers and
 // the words are the button's own text, so its name is what it says.
 export function cardButton(code, name, attrs, onclick) {
@@ -974,40 +965,33 @@ export function cardButton(code, name, attrs, onclick) {
            pic, h("span", {class: "visually-hidden"}, name));
 }
 
-export function renderMeld(problemAt) {
-  const box = $("meld-cards");
-  if (!page.meld.length) { box.replaceChildren(h("p", {class: "empty"}, "No card chosen yet.")); return; }
-  box.replaceChildren(...page.meld.map((code, i) => cardButton(code, `Take ${Cards.name(code)} (card ${i + 1}) out of the meld`,
-    {class: `card-button in-meld${problemAt && problemAt.has(i) ? " has-problem" : ""}`, "data-index": i},
-    () => { page.meld.splice(i, 1); renderMeld(); })));
-}
-
-export function meldWhere(pointer) {
+// Where a problem of a meld check lies, in words (``cards`` is the meld checked).
+export function meldWhere(pointer, cards) {
   const m = /^\/cards\/(\d+)/.exec(pointer);
-  if (m) return `card ${Number(m[1]) + 1} of the meld (${Cards.name(page.meld[Number(m[1])] || "?")})`;
+  if (m) return `card ${Number(m[1]) + 1} of the meld (${Cards.name(cards[Number(m[1])] || "?")})`;
   if (pointer === "/cards") return "the meld";
   if (pointer === "/variant") return "the variant";
   if (pointer.startsWith("/declarations")) return "how it is laid";
   return ordinalPath(pointer);
 }
 
-// The meld check: `cards` (the meld section's, or the question's), answered in `box`.
-export async function checkMeld(cards = page.meld, kind = $("meld-kind").value, box = $("meld-answer"), own = true) {
+// The meld check of "Is this meld allowed?": `cards` laid as `kind` ("" for whatever they can be),
+// answered in `box`; a problem of the request is shown in the box `problems` (next to the field
+// `kindField` when it is about the kind); `choose(reading)` asks again with a reading the player chose.
+export async function checkMeld(cards, kind, box, {problems, kindField, choose}) {
   const body = {variant: page.variant, cards: cards.slice()};
   if (kind) body.declarations = {kind};
-  clearProblems("meld-problems", $("meld-kind"));
+  clearProblems(problems, kindField);
   clearProblems("variant-problems", $("variant"));
   box.replaceChildren();
   const r = await call("POST", "/v1/melds/check", body);
+  const where = pointer => meldWhere(pointer, cards);
   if (!r.ok) {
     const errors = (r.body && r.body.errors) || [];
-    const at = new Set(errors.map(e => /^\/cards\/(\d+)/.exec(e.pointer || "")).filter(Boolean).map(m => Number(m[1])));
-    if (own) renderMeld(at);
-    if (errors.some(e => e.pointer === "/variant")) showProblems("variant-problems", $("variant"), r.body, meldWhere);
-    else showProblems("meld-problems", errors.some(e => (e.pointer || "").startsWith("/declarations")) ? $("meld-kind") : null, r.body, meldWhere);
+    if (errors.some(e => e.pointer === "/variant")) showProblems("variant-problems", $("variant"), r.body, where);
+    else showProblems(problems, errors.some(e => (e.pointer || "").startsWith("/declarations")) ? kindField : null, r.body, where);
     return;
   }
-  if (own) renderMeld();
   const res = await rulesResources(body.variant);
   const a = r.body;
   const under = `under ${variantName(body.variant)}`;
@@ -1019,7 +1003,7 @@ export async function checkMeld(cards = page.meld, kind = $("meld-kind").value, 
     return;
   }
   if (a.ambiguous && (a.readings || []).length) {  // not a refusal: a question back
-    box.replaceChildren(readingsQuestion(a, res, under));
+    box.replaceChildren(readingsQuestion(a, res, under, choose));
     return;
   }
   const parts = [h("p", {}, h("strong", {}, "No, this meld is not allowed "), under, ".")];
@@ -1040,7 +1024,7 @@ export function tooFewWords(body, answer) {
 
 // Jokers that can be read more than one way: the referee asks which was meant, each reading a button
 // that checks the meld as that reading.
-export function readingsQuestion(a, res, under) {
+export function readingsQuestion(a, res, under, choose) {
   const kinds = new Set(a.readings.map(r => r.kind));
   const ask = kinds.size > 1 ? "Run or set? These cards can be laid either way: which did you mean?"
                              : "It could be either: which did you mean?";
@@ -1048,8 +1032,7 @@ export function readingsQuestion(a, res, under) {
     h("p", {}, h("strong", {}, ask), ` \u2014 ${under}.`),
     h("p", {}, "A player who lays a joker whose card is not fixed by the meld says which card it stands for, and that reading stays. Choose one:"),
     h("ul", {class: "readings"}, a.readings.map(reading => h("li", {},
-      h("button", {type: "button", class: "reading", onclick: () => {
-        page.meld = reading.cards.slice(); $("meld-kind").value = reading.kind; renderMeld(); checkMeld(); }},
+      h("button", {type: "button", class: "reading", onclick: () => choose(reading)},
         `A ${reading.kind}: ${Cards.names(reading.cards)}`),
       Cards.row(reading.cards)))),
     a.violation ? h("details", {class: "ids"}, h("summary", {}, "The rule behind the question"),
@@ -1075,12 +1058,7 @@ document.addEventListener("DOMContentLoaded", async () => {
   $("viewer").addEventListener("keydown", stepKey);
   $("share-link").addEventListener("click", shareLink);
   $("share-file").addEventListener("click", shareFile);
-  $("meld-check").addEventListener("click", () => checkMeld());
-  $("meld-clear").addEventListener("click", () => {
-    page.meld = []; renderMeld(); $("meld-answer").replaceChildren(); clearProblems("meld-problems", $("meld-kind"));
-  });
   window.addEventListener("hashchange", openFromFragment);
-  renderPalette();
   await loadVariants();
   await openFromFragment();
   document.body.dataset.ready = "true";

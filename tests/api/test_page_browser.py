@@ -255,6 +255,21 @@ def test_stepping_through_a_recorded_hand_to_its_disputed_move_and_ruling(open_p
     assert shown_position(page)["seats"] == position_of(json.loads(single)["state"])["seats"]
 
 
+def check_meld(page, cards: list[str]) -> None:
+    """Asks "Is this meld allowed?" of ``cards`` (their names), tapped into the question's meld."""
+    page.get_by_label("Your question").select_option("check")
+    for name in cards:
+        put(page, "the cards you want to play", name)
+    page.get_by_role("button", name="Ask the referee").click()
+
+
+def clear_meld(page) -> None:
+    """Takes every card out of the question's meld, one tap each."""
+    placed = page.locator("#build-play .card-button")
+    while placed.count():
+        placed.first.click()
+
+
 def test_a_meld_is_checked_by_clicking_card_pictures_under_a_chosen_variant(open_page, base_url):
     from playwright.sync_api import expect
     cards = ["AS", "2S", "3S"]
@@ -266,12 +281,10 @@ def test_a_meld_is_checked_by_clicking_card_pictures_under_a_chosen_variant(open
     names = {"AS": "the ace of spades", "2S": "the two of spades", "3S": "the three of spades"}
     for variant in ("british", "british_ace_low"):
         page.get_by_label("Variant", exact=True).select_option(variant)
-        page.get_by_role("button", name="Clear the meld").click()
-        for code in cards:
-            page.get_by_role("button", name=f"Add {names[code]} to the meld").click()
-        expect(page.locator("#meld-cards .card-button")).to_have_count(len(cards))
-        page.get_by_role("button", name="Is this meld allowed?").click()
-        answer, verdict = answers[variant], page.locator("#meld-answer .meld-verdict")
+        clear_meld(page)
+        check_meld(page, [names[code] for code in cards])
+        expect(page.locator("#build-play .card-button")).to_have_count(len(cards))
+        answer, verdict = answers[variant], page.locator("#build-answer .meld-verdict")
         if answer["valid"]:
             expect(verdict).to_contain_text("Yes, this meld is allowed")
             expect(verdict).to_contain_text(f"a {answer['kind']} worth {answer['value']} points")
@@ -279,24 +292,13 @@ def test_a_meld_is_checked_by_clicking_card_pictures_under_a_chosen_variant(open
             expect(verdict).to_contain_text("No, this meld is not allowed")
             assert_cites(verdict.locator(".violation"), expected_citation(base_url, variant, answer["violation"]))
         expect(verdict).to_contain_text(page.locator("#variant option:checked").inner_text().split(" (")[0])
-        screenshot(page, f"meld-check-{variant}", "#meld")
-
-    # the keyboard alone does the same: focus a card, press Enter to add it, Space to take it out
-    page.get_by_role("button", name="Clear the meld").click()
-    page.get_by_role("button", name="Add the king of hearts to the meld").focus()
-    page.keyboard.press("Enter")
-    expect(page.locator("#meld-cards .card-button[data-card='KH']")).to_have_count(1)
-    page.get_by_role("button", name="Take the king of hearts (card 1) out of the meld").focus()
-    page.keyboard.press("Space")
-    expect(page.locator("#meld-cards .card-button")).to_have_count(0)
+        screenshot(page, f"meld-check-{variant}", "#build-answer")
 
     # a joker: the referee reads it, and the page says what it stands for, in words and in a picture
-    page.get_by_role("button", name="Clear the meld").click()
-    for name in ("a joker", "the five of spades", "the six of spades"):
-        page.get_by_role("button", name=f"Add {name} to the meld").click()
-    page.get_by_role("button", name="Is this meld allowed?").click()
+    clear_meld(page)
+    check_meld(page, ["a joker", "the five of spades", "the six of spades"])
     _, answer = api(base_url, "/v1/melds/check", {"variant": "british_ace_low", "cards": ["JK", "5S", "6S"]})
-    verdict = page.locator("#meld-answer .meld-verdict")
+    verdict = page.locator("#build-answer .meld-verdict")
     assert answer["ambiguous"] and len(answer["readings"]) > 1, "the joker can end the run at either end"
     # not a refusal: a question back, each reading the referee sees one button
     expect(verdict).to_have_class(re.compile(r"\bquestion\b"))
@@ -312,9 +314,11 @@ def test_a_meld_is_checked_by_clicking_card_pictures_under_a_chosen_variant(open
     _, as_chosen = api(base_url, "/v1/melds/check", {"variant": "british_ace_low", "cards": chosen["cards"],
                                                      "declarations": {"kind": chosen["kind"]}})
     assert as_chosen["valid"]
+    verdict = page.locator("#build-answer .meld-verdict")
     expect(verdict).to_contain_text("Yes, this meld is allowed")
     expect(verdict).to_contain_text("a joker standing for the")
     expect(verdict.locator(".card svg.joker")).to_have_count(len(as_chosen["jokers"]))
+    expect(page.locator("#build-kind")).to_have_value(chosen["kind"])
 
 
 def test_a_bad_log_shows_the_apis_problems_next_to_the_field(open_page, base_url):
@@ -723,7 +727,7 @@ DESKTOP = {"width": 1280, "height": 800}
 AXE_DIR = ROOT / "tests" / "axe"
 # Views whose first screen on a phone is saved too (test-artifacts/phone-screen-<view>.png; docs/img/
 # holds copies for the README): the step buttons with the verdict under them, the picker and its answer.
-PHONE_SCREENS = {"log-first-illegal-step": "#viewer .stepper", "meld-which-reading": "#meld-help",
+PHONE_SCREENS = {"log-first-illegal-step": "#viewer .stepper", "meld-which-reading": "#build-answer",
                  "what-could-i-do": "#verdict", "score-sheet-inconsistent": "#sheet-answer"}
 
 
@@ -779,22 +783,20 @@ def each_view(page):
     expect(page.locator("#verdict .verdict.legal")).to_be_visible()
     yield "log-allowed-step"
 
-    for name in ("a joker", "the five of spades", "the six of spades"):
-        page.get_by_role("button", name=f"Add {name} to the meld").click()
-    page.get_by_role("button", name="Is this meld allowed?").click()
-    expect(page.locator("#meld-answer .meld-verdict.question")).to_be_visible()
+    check_meld(page, ["a joker", "the five of spades", "the six of spades"])
+    expect(page.locator("#build-answer .meld-verdict.question")).to_be_visible()
     yield "meld-which-reading"
 
-    page.locator("#meld-answer button.reading").first.click()
-    expect(page.locator("#meld-answer .meld-verdict.legal")).to_be_visible()
+    page.locator("#build-answer button.reading").first.click()
+    expect(page.locator("#build-answer .meld-verdict.legal")).to_be_visible()
     yield "meld-allowed"
 
-    page.get_by_role("button", name="Clear the meld").click()
-    page.get_by_role("button", name="Add the five of spades to the meld").click()
-    page.get_by_role("button", name="Is this meld allowed?").click()
-    expect(page.locator("#meld-answer .meld-verdict.illegal")).to_be_visible()
+    clear_meld(page)
+    check_meld(page, ["the five of spades"])
+    expect(page.locator("#build-answer .meld-verdict.illegal")).to_be_visible()
     yield "meld-refused"
 
+    clear_meld(page)
     page.get_by_label("Your question").select_option("meld")
     for card in ("the five of clubs", "the six of clubs"):
         put(page, "the cards you want to play", card)
@@ -944,10 +946,9 @@ def test_the_keyboard_alone_places_cards_and_steps_through_a_log(open_page):
     page = open_page("/")
     page.set_viewport_size(PHONE)
     picker = page.locator("#build-palette")
-    # one Tab stop for the whole picker, the meld check's and the position builder's alike
-    for box in (picker, page.locator("#palette")):
-        expect(box.locator("button")).to_have_count(53)
-        expect(box.locator("button[tabindex='0']")).to_have_count(1)
+    # one Tab stop for the whole picker
+    expect(picker.locator("button")).to_have_count(53)
+    expect(picker.locator("button[tabindex='0']")).to_have_count(1)
     page.get_by_role("radio", name="the cards you want to play", exact=True).focus()
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('#build-palette') !== null")
@@ -1038,12 +1039,12 @@ def test_a_verdict_says_what_happened_whether_allowed_why_and_what_now_and_its_i
     melds = next(v for v in variants["variants"] if v["id"] == "british")["parameters"]["melds"]
     least = min(melds["run"]["min"], melds["set"]["min"])
     page.get_by_label("Variant", exact=True).select_option("british")
-    page.get_by_role("button", name="Add the five of spades to the meld").click()
-    page.get_by_role("button", name="Is this meld allowed?").click()
-    answer = page.locator("#meld-answer .meld-verdict.illegal")
+    check_meld(page, ["the five of spades"])
+    answer = page.locator("#build-answer .meld-verdict.illegal")
     expect(answer).to_contain_text(f"a meld, whether a set or a run, has at least {least} cards; this is one card")
     expect(answer).to_contain_text("What the table does now:")
     assert "a run has" not in answer.inner_text()
+    clear_meld(page)
 
     # a position the pack cannot make: counted out seat by seat, each thing said once
     page.get_by_label("Your question").select_option("meld")

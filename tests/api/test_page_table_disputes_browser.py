@@ -640,3 +640,42 @@ def test_19_a_shared_question_opens_with_its_answer_in_words_first(phone, browse
         assert errors == []
     finally:
         other.close()
+
+
+def test_a_question_the_page_itself_fails_to_ask_says_so(browser, base_url):
+    """Never a silent button: where the page's own code fails (here, a variant list it cannot use),
+    asking says that the page could not ask, in sight."""
+    import json
+
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+
+        def without_tables(route):
+            listed = json.loads(route.fetch().text())
+            for variant in listed["variants"]:
+                variant.pop("tables", None)
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(listed))
+
+        page.route("**/v1/variants", without_tables)
+        page.goto(base_url + "/")
+        page.wait_for_selector("body[data-ready=true]")
+        ask_about(page, "british", "meld")
+        lay(page, "the cards you want to play", ["5C", "6C", "7C"])
+        page.get_by_role("button", name="Ask the referee").click()
+        problem = page.locator("#build-problems")
+        problem.get_by_text("The page could not ask this question").wait_for()
+        box = problem.bounding_box()
+        assert box and 0 <= box["y"] < PHONE["height"], box
+    finally:
+        context.close()
+
+
+def test_a_card_tapped_right_after_typing_the_names_is_placed(phone):
+    page = phone()
+    ask_about(page, "british", "meld")
+    page.get_by_label("Their names, you first (optional)").fill("Andy, Mark, John, Frank")
+    page.get_by_role("button", name="Put the ten of spades in the cards you want to play", exact=True).click()
+    assert page.locator("#build-play .card-button").count() == 1
+    table_meld(page, "Player 2", ["7H", "JK", "9H"], "run")
+    assert "Mark" in page.locator(".build-meld").last.get_by_label("laid by").inner_text()
