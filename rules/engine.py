@@ -45,7 +45,7 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
 from .state import (FRESH_TURN, FROM_DISCARD, FROM_STOCK, PHASE_DRAW, PHASE_ENDED, PHASE_PLAY, Announcement,
-                    HandResult, Player, State, TableMeld, Turn, build, free_meld_id, replace, unaccounted)
+                    HandResult, Player, State, TableMeld, Turn, free_meld_id, replace, unaccounted)
 from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
@@ -240,9 +240,7 @@ def _settled(variant: Variant, state: State, current: State, events: list[ev.Eve
                                                              "on the cards of other hands nobody listed",
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
-    # ``build``: a verdict without the frozen dataclass ``__init__`` (every legal verdict is made here)
-    return build(Verdict, {"legal": True, "violations": (), "state": current, "events": tuple(events),
-                           "undetermined": (), "settlement": None})
+    return Verdict(True, (), current, tuple(events))
 
 
 MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules
@@ -498,9 +496,7 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         card, stock, discard = top, state.stock, state.discard[1:]
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     source = FROM_STOCK if action.source == "stock" else FROM_DISCARD  # anything else is read as the discard pile
-    # the new turn made whole by ``build`` (every field, in order), not as a copy of FRESH_TURN
-    turn = build(Turn, {"drawn": card, "source": source, "must_open": must_open, "opened_this_turn": False,
-                        "pending_jokers": 0, "builds": (), "must_use": must_use})
+    turn = Turn(drawn=card, source=source, must_open=must_open, must_use=must_use)
     after = replace(state, players=state.seated(seat, replace(player, hand=player.hand + (card,))), phase=PHASE_PLAY,
                     turn=turn, stock_owed=False, stock=stock, discard=discard)
     if undecided is not None:
@@ -1155,15 +1151,8 @@ def _end_turn(variant: Variant, state: State, changes: dict[str, object], events
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or actor != state.dealer)
-    fields = state.__dict__.copy()  # (set item by item: cheaper than replace's keyword arguments)
-    fields.update(changes)
-    fields["to_act"] = state.left_of(actor)
-    fields["phase"] = PHASE_DRAW
-    fields["turn"] = FRESH_TURN
-    fields["first_play"] = state.dealer_option
-    fields["dealer_option"] = False
-    fields["first_round"] = first_round
-    return build(State, fields)
+    return replace(state, **changes, to_act=state.left_of(actor), phase=PHASE_DRAW, turn=FRESH_TURN,
+                   first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
 # KALOOKIE_DEFINITION: a hand won on the turn the winner opened is a kalookie

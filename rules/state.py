@@ -32,20 +32,6 @@ def replace(obj: _T, **changes: Any) -> _T:
     return new
 
 
-def build(cls: type[_T], fields: dict[str, object]) -> _T:
-    """An instance of one of the engine's frozen value types without the frozen dataclass
-    ``__init__`` (which sets each field through ``object.__setattr__``), for what is made on every
-    request (the reader's state and seats, a legal verdict): the dict ``fields`` itself becomes its
-    attributes.  It must be the caller's own, shared with nothing, and give every field in the
-    dataclass's order, none other: the interpreter reads the attributes of such an instance as fast
-    as those the constructor sets, and copies it (``replace``) fastest; in any other order every read
-    of the engine and the checks is slower (measured: the first turn's adjudication 0.8x of a parse
-    slower)."""
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", fields)
-    return new
-
-
 class Phase(StrEnum):
     """Where a hand stands: the player to act must draw, or is playing their turn; or it has ended.
     (Each phase has its actions: the turn machine of ``rules.engine``.)"""
