@@ -6,7 +6,7 @@ A rule-illegal action is not an exception for the caller: it is a verdict with `
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from . import search
@@ -45,7 +45,7 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
 from .state import (FRESH_TURN, FROM_DISCARD, FROM_STOCK, PHASE_DRAW, PHASE_ENDED, PHASE_PLAY, Announcement,
-                    HandResult, Player, State, TableMeld, Turn, free_meld_id, replace, unaccounted)
+                    HandResult, Player, State, TableMeld, Turn, free_meld_id, unaccounted)
 from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,

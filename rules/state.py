@@ -10,26 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from .cards import JOKER, JOKER_CODE, UNSEEN, Card, pack_cards
 from .errors import Problem, pointer
 from .melds import Meld, Token, given_slots, readings
 from .variant import Variant
-
-_T = TypeVar("_T")
-
-
-def replace(obj: _T, **changes: Any) -> _T:
-    """``dataclasses.replace`` for the engine's frozen value types, without re-running ``__init__``
-    (none of them validates there): a copy of the instance's fields with ``changes`` applied."""
-    new = object.__new__(type(obj))
-    fields_ = new.__dict__
-    fields_.update(obj.__dict__)
-    fields_.update(changes)
-    return new
 
 
 class Phase(StrEnum):
