@@ -35,13 +35,6 @@ class Source(StrEnum):
 
 PHASES = tuple(Phase)
 SOURCES = tuple(Source)
-PHASE_OF = {p.value: p for p in Phase}   # a phase by its name (a dict look-up: calling the enum is slow)
-# The members as module constants, for code that reads them on every action (the turn machine, the
-# position check): in
-# Python 3.11 a member read off its enum class (``Phase.PLAY``) goes through ``EnumType.__getattr__``'s
-# hook, about five times the cost of a global's look-up.
-PHASE_DRAW, PHASE_PLAY, PHASE_ENDED = Phase.DRAW, Phase.PLAY, Phase.ENDED
-FROM_STOCK, FROM_DISCARD = Source.STOCK, Source.DISCARD
 
 
 @dataclass(frozen=True)
@@ -139,7 +132,7 @@ class State:
 
     def __repr__(self) -> str:  # pragma: no cover - a debugging aid, no answer writes it
         """A short summary (the whole position is ``state_wire``'s, or the notation's text)."""
-        who = "hand over" if self.phase == PHASE_ENDED else f"{self.phase.value}: {self.to_act} to act"
+        who = "hand over" if self.phase == Phase.ENDED else f"{self.phase.value}: {self.to_act} to act"
         return (f"<State {who}, {len(self.players)} seats, stock {len(self.stock)}, "
                 f"discard {len(self.discard)}, {len(self.melds)} melds>")
 

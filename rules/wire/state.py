@@ -22,7 +22,7 @@ from ..cards import CODE_AT_ORDER, UNSEEN, parse_card, parse_cards, seen
 from ..errors import ImpossibleState, Problem
 from ..invariants import check_state
 from ..melds import tokens_of
-from ..state import (FRESH_TURN, PHASE_OF, Announcement, HandResult, Player, Source, State, TableMeld, Turn,
+from ..state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, Turn,
                      table_meld)
 from ..variant import Variant
 from .contract import check
@@ -186,7 +186,7 @@ def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[P
     raw_result = fields["result"]
     if raw_result is not None:
         fields["result"] = _result(raw_result)
-    fields["phase"] = PHASE_OF[fields["phase"]]
+    fields["phase"] = Phase(fields["phase"])
     stock = parse_cards(fields["stock"])
     fields["stock"] = stock + (UNSEEN,) * stock_hidden if stock_hidden else stock
     fields["discard"] = parse_cards(fields["discard"])
