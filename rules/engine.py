@@ -754,7 +754,7 @@ def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
     discard (``dec.jamaican_only_jokers_left``)."""
     if state.phase == Phase.PLAY and _passes_on_jokers(variant, state):
         events.append(ev.Passed(actor))
-        return _end_turn(variant, state, {"players": state.players_with(actor, barred=False), "announcement": None},
+        return _end_turn(variant, replace(state, players=state.players_with(actor, barred=False), announcement=None),
                          events)
     if not state.dealer_option or state.phase != Phase.DRAW:
         raise Illegal(DRAW_DEALER_UPCARD_OPTION if variant.rules.draw.dealer_upcard_option else TURN_DRAW_MELD_DISCARD,
@@ -1126,16 +1126,15 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                                           discard=discard), player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    return _end_turn(variant, state, {"players": state.seated(seat, replace(player, hand=hand, barred=False)),
-                                      "discard": discard, "announcement": announcement}, events)
+    return _end_turn(variant, replace(state, players=state.seated(seat, replace(player, hand=hand, barred=False)),
+                                      discard=discard, announcement=announcement), events)
 
 
-def _end_turn(variant: Variant, state: State, changes: dict[str, object], events: list[ev.Event]) -> State:
-    """The end of the turn of the player to act, with ``changes`` (their hand, the discard pile...): an
-    empty stock turned or the hand void, then the next player's draw."""
+def _end_turn(variant: Variant, state: State, events: list[ev.Event]) -> State:
+    """The end of the turn of the player to act, ``state`` holding what the turn left (their hand, the
+    discard pile...): an empty stock turned or the hand void, then the next player's draw."""
     actor = state.to_act
     if not state.stock:
-        state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
             n = state.reshuffles + 1
             if state.seed or not state.partial:
@@ -1151,7 +1150,7 @@ def _end_turn(variant: Variant, state: State, changes: dict[str, object], events
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or actor != state.dealer)
-    return replace(state, **changes, to_act=state.left_of(actor), phase=Phase.DRAW, turn=FRESH_TURN,
+    return replace(state, to_act=state.left_of(actor), phase=Phase.DRAW, turn=FRESH_TURN,
                    first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
