@@ -14,12 +14,9 @@ other thread the deadline is not set and gunicorn's own timeout remains the net.
 """
 from __future__ import annotations
 
-import importlib
 import os
 import signal
 import threading
-
-from collections.abc import Callable
 from types import FrameType
 
 from flask import Flask, Response
@@ -35,11 +32,6 @@ class DeadlineExceeded(Exception):
 
 def _expired(signum: int, frame: FrameType | None) -> None:
     raise DeadlineExceeded()
-
-
-# signal.getsignal converts what it finds into an enum member, which for a Python handler means
-# raising and catching a ValueError on every call; the C function underneath returns the handler as is.
-_handler_of: Callable[[int], object] = getattr(importlib.import_module("_signal"), "getsignal", signal.getsignal)
 
 
 def _stop() -> None:
@@ -62,7 +54,7 @@ def install(app: Flask) -> None:
     def _arm() -> None:
         # (the main thread's ident read at each request: a forked worker's main thread is the one that forked)
         ident = get_ident()
-        if ident == main_thread().ident and _handler_of(sigvtalrm) is _expired:
+        if ident == main_thread().ident and signal.getsignal(sigvtalrm) is _expired:
             signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
             armed_by[0] = ident
 

@@ -4,9 +4,8 @@ security and caching headers; and the ops blueprint: ``GET /health``, ``/ready``
 
 Everything here runs on every request, so the per-request work is kept to a few dictionary look-ups:
 the metric series of a (route, method, status) are looked up once and kept, the header values are
-constants appended as they are, a fresh request id costs no system call, and the request's log line
-is written with orjson directly, in the form of structlog's logger (which writes the other lines,
-the errors with their tracebacks).
+constants appended as they are, and a fresh request id costs no system call.  Every log line, the
+request's and the errors' with their tracebacks, is written by one structlog logger.
 """
 from __future__ import annotations
 
@@ -141,7 +140,7 @@ def install(app: Flask) -> None:
     log = request_logger(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer)
     app.extensions["kalooki_referee.log"] = log
     app.extensions["kalooki_referee.metrics"] = _metrics_registry()
-    recorder = _Recorder(_RequestLog(app.config.get("KALOOKI_LOG_STREAM") or sys.stderr.buffer), _cors_hooks(app))
+    recorder = _Recorder(log, _cors_hooks(app))
     app.after_request(recorder.finish)
     app.wsgi_app = _around(app.wsgi_app)  # type: ignore[method-assign]
 
@@ -229,28 +228,11 @@ def fresh_request_id() -> str:
     return f"{getrandbits(128):032x}"
 
 
-class _RequestLog:
-    """The request's log line, written as structlog's logger of ``request_logger`` writes it (the
-    same fields in the same order, then ``event``, ``level`` and ``time``), without its chain of
-    processors: the one line every request writes."""
-
-    def __init__(self, stream: BinaryIO) -> None:
-        self.write, self.flush = stream.write, stream.flush
-        self.stamp = _UtcTime().stamp
-
-    def __call__(self, line: dict[str, Any]) -> None:
-        line["event"] = "request"
-        line["level"] = "info"
-        line["time"] = self.stamp()
-        self.write(orjson.dumps(line, option=orjson.OPT_APPEND_NEWLINE))
-        self.flush()
-
-
 class _Recorder:
     """At a request's answer: CORS (for a request with an Origin), the headers, the metrics and the
     log line.  Each metric series is looked up in prometheus-client once, then kept here."""
 
-    def __init__(self, log: _RequestLog, cors: tuple[Callable[[Response], Response], ...]) -> None:
+    def __init__(self, log: Any, cors: tuple[Callable[[Response], Response], ...]) -> None:
         self.log, self.cors = log, cors
         self.series_by: dict[tuple[str, str, int], tuple[Any, Any]] = {}
         self.verdicts_by: dict[str, dict[str, Any]] = {}
@@ -291,7 +273,7 @@ class _Recorder:
             line["outcome"] = outcome
         elif status >= 400 and response.mimetype == "application/problem+json":
             line["outcome"] = "problem"
-        self.log(line)
+        self.log.info("request", **line)
         return response
 
 

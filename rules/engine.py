@@ -6,7 +6,7 @@ A rule-illegal action is not an exception for the caller: it is a verdict with `
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from . import search
@@ -44,8 +44,8 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
-from .state import (FRESH_TURN, FROM_DISCARD, FROM_STOCK, PHASE_DRAW, PHASE_ENDED, PHASE_PLAY, Announcement,
-                    HandResult, Player, State, TableMeld, Turn, build, free_meld_id, replace, unaccounted)
+from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, Turn,
+                    free_meld_id, unaccounted)
 from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
@@ -225,7 +225,7 @@ def _read_on(variant: Variant, state: State, rest: Sequence[Action], i: int, who
         except Undetermined:
             return Verdict(None, (), state, (), (u,))
     turn = current.turn
-    if current.to_act == carried.to_act and current.phase == PHASE_PLAY and (
+    if current.to_act == carried.to_act and current.phase == Phase.PLAY and (
             turn.must_use is not None or (turn.must_open and not current.current.opened)):
         return Verdict(None, (), state, (), (u,))
     return _settled(variant, state, current, events)
@@ -233,16 +233,14 @@ def _read_on(variant: Variant, state: State, rest: Sequence[Action], i: int, who
 
 def _settled(variant: Variant, state: State, current: State, events: list[ev.Event]) -> Verdict:
     """The verdict on a turn or action found legal, from ``state`` to ``current``."""
-    if current.phase == PHASE_ENDED and current.result is None and state.phase != PHASE_ENDED:
+    if current.phase == Phase.ENDED and current.result is None and state.phase != Phase.ENDED:
         won = next(e for e in reversed(events) if isinstance(e, (ev.CalledUp, ev.Kalookie)))
         settlement = open_settlement(variant, current, won.player, isinstance(won, ev.Kalookie))
         settled = Violation(settlement.open_rule(), "the hand is won, but some of what it settles depends "
                                                              "on the cards of other hands nobody listed",
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
-    # ``build``: a verdict without the frozen dataclass ``__init__`` (every legal verdict is made here)
-    return build(Verdict, {"legal": True, "violations": (), "state": current, "events": tuple(events),
-                           "undetermined": (), "settlement": None})
+    return Verdict(True, (), current, tuple(events))
 
 
 MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules
@@ -318,7 +316,7 @@ def _apply(variant: Variant, state: State, action: Action, events: list[ev.Event
 
 def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
     """Whether ``action`` may come now at all; the player making it."""
-    if state.phase == PHASE_ENDED:
+    if state.phase == Phase.ENDED:
         raise Illegal(BUILD_NONE_AFTER_SOMEONE_GOES_OUT,
                       "the hand is over: no one may draw, meld, build or discard after it ends")
     who = action.player  # the actor: the player named, else the player to act (else the one owing an announcement)
@@ -338,10 +336,10 @@ def _gate(variant: Variant, state: State, action: Action, at: str) -> str:
                       f"the released joker must be placed in {_released_joker_goes(variant)} before anything else")
     if isinstance(action, (Pass, Draw, Allow)):
         return actor  # the draw phase's own actions (their handlers check the phase)
-    if state.phase != PHASE_PLAY:
+    if state.phase != Phase.PLAY:
         clause = REFEREE_FIRST_DRAW_WITHOUT_UPCARD if state.first_play and not state.discard else TURN_DRAW_MELD_DISCARD
         raise Illegal(clause, "a turn starts with drawing a card", charge=Charge(actor, "missing_pluck"),
-                      waived=replace(state, phase=PHASE_PLAY))
+                      waived=replace(state, phase=Phase.PLAY))
     must = turn.must_use
     if must is not None:
         if not isinstance(action, (MeldAction, Build)):
@@ -372,7 +370,7 @@ def _as_if_their_turn(state: State, actor: str, action: Action) -> State:
     before the draw for the draw phase's own actions, after it for the rest."""
     drawing = isinstance(action, (Pass, Draw, Allow))
     return replace(state, to_act=actor, turn=FRESH_TURN, dealer_option=False,
-                   phase=PHASE_DRAW if drawing else PHASE_PLAY)
+                   phase=Phase.DRAW if drawing else Phase.PLAY)
 
 
 def _owed_after(variant: Variant, before: State, after: State, action: Action) -> None:
@@ -454,7 +452,7 @@ def _use_cards(variant: Variant, state: State, tokens: Sequence[Token], what: st
 @enforces(DRAW_FIRST_PLAY_FREE_UPCARD, DRAW_DISCARD_FREE_AFTER_INITIAL_MELD,
           DRAW_JAMAICAN_DISCARD_OPEN_BEFORE_LAYING)
 def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], at: str = "") -> State:
-    if state.phase != PHASE_DRAW:
+    if state.phase != Phase.DRAW:
         raise Illegal(TURN_DRAW_MELD_DISCARD, "a turn has exactly one draw, and this turn has drawn")
     if state.announcement is not None:
         # The window to announce closes with the next draw: the silent player is barred next turn.
@@ -497,11 +495,9 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
             undecided, (must_open, must_use) = exc, exc.owes
         card, stock, discard = top, state.stock, state.discard[1:]
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
-    source = FROM_STOCK if action.source == "stock" else FROM_DISCARD  # anything else is read as the discard pile
-    # the new turn made whole by ``build`` (every field, in order), not as a copy of FRESH_TURN
-    turn = build(Turn, {"drawn": card, "source": source, "must_open": must_open, "opened_this_turn": False,
-                        "pending_jokers": 0, "builds": (), "must_use": must_use})
-    after = replace(state, players=state.seated(seat, replace(player, hand=player.hand + (card,))), phase=PHASE_PLAY,
+    source = Source.STOCK if action.source == "stock" else Source.DISCARD  # anything else is read as the discard pile
+    turn = Turn(drawn=card, source=source, must_open=must_open, must_use=must_use)
+    after = replace(state, players=state.seated(seat, replace(player, hand=player.hand + (card,))), phase=Phase.PLAY,
                     turn=turn, stock_owed=False, stock=stock, discard=discard)
     if undecided is not None:
         undecided.carried = after
@@ -591,7 +587,7 @@ def _call(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
     rules = variant.rules.calling
     if not rules.per_hand:
         raise Illegal(CALL_ELIGIBILITY, "this variant has no calls out of turn")
-    if state.phase == PHASE_PLAY:
+    if state.phase == Phase.PLAY:
         if state.turn.source == "stock":
             raise Illegal(CALL_DEAD_AFTER_STOCK_PLUCK,
                           f"{state.to_act} has plucked from the stock: the last discard is dead and cannot be called")
@@ -630,7 +626,7 @@ def _allow(variant: Variant, state: State, action: Allow, actor: str, events: li
     """The player to act lets ``action.caller`` (the first caller, as the player to act judges)
     have the discard: the caller takes it and the penalty cards from the stock, laying and
     discarding nothing; the player to act then plucks from the stock."""
-    if state.phase != PHASE_DRAW or not state.calls:
+    if state.phase != Phase.DRAW or not state.calls:
         raise Illegal(CALL_TURN_PLAYER_ALLOWS_OR_REFUSES, "no call is waiting to be allowed")
     if action.caller not in state.calls:
         raise Illegal(CALL_FIRST_CALLER_PRIORITY, f"{action.caller} has not called this discard "
@@ -685,7 +681,7 @@ def _challenge(variant: Variant, state: State, action: Challenge, actor: str, ev
     hand = target.hand + picked
     gone = {m.id for m in own}
     state = replace(state, melds=tuple(m for m in state.melds if m.id not in gone))
-    before_discard = state.to_act == target.id and state.phase == PHASE_PLAY and state.turn.opened_this_turn
+    before_discard = state.to_act == target.id and state.phase == Phase.PLAY and state.turn.opened_this_turn
     if before_discard:
         # found before the discard: no penalty if the player can still lay the contract from what they hold
         turn = replace(state.turn, opened_this_turn=False,
@@ -713,7 +709,7 @@ def calls_shown(variant: Variant, state: State, player_id: str) -> int | None:
     player = state.player(player_id)
     if not rules.per_hand or player.opened:  # pragma: no cover - a call and an over-call challenge are refused first in both cases
         return None
-    drawn = 1 if state.to_act == player_id and state.phase == PHASE_PLAY else 0
+    drawn = 1 if state.to_act == player_id and state.phase == Phase.PLAY else 0
     extra = len(player.hand) - variant.cards_for(len(state.players), state.hand_number) - drawn
     each = 1 + rules.penalty_cards
     return extra // each if extra >= 0 and extra % each == 0 else None
@@ -756,11 +752,11 @@ def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
     """The dealer declining the upcard; or, where a joker is never discarded and the table's ruling is
     to pass (``discarding.only_jokers``), a player holding nothing but jokers ending the turn without a
     discard (``dec.jamaican_only_jokers_left``)."""
-    if state.phase == PHASE_PLAY and _passes_on_jokers(variant, state):
+    if state.phase == Phase.PLAY and _passes_on_jokers(variant, state):
         events.append(ev.Passed(actor))
-        return _end_turn(variant, state, {"players": state.players_with(actor, barred=False), "announcement": None},
+        return _end_turn(variant, replace(state, players=state.players_with(actor, barred=False), announcement=None),
                          events)
-    if not state.dealer_option or state.phase != PHASE_DRAW:
+    if not state.dealer_option or state.phase != Phase.DRAW:
         raise Illegal(DRAW_DEALER_UPCARD_OPTION if variant.rules.draw.dealer_upcard_option else TURN_DRAW_MELD_DISCARD,
                       "only the dealer, before the first turn, may pass (declining the upcard), and a player "
                       "only ends a turn without a discard holding nothing but jokers where a joker is never "
@@ -1130,16 +1126,15 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                                           discard=discard), player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    return _end_turn(variant, state, {"players": state.seated(seat, replace(player, hand=hand, barred=False)),
-                                      "discard": discard, "announcement": announcement}, events)
+    return _end_turn(variant, replace(state, players=state.seated(seat, replace(player, hand=hand, barred=False)),
+                                      discard=discard, announcement=announcement), events)
 
 
-def _end_turn(variant: Variant, state: State, changes: dict[str, object], events: list[ev.Event]) -> State:
-    """The end of the turn of the player to act, with ``changes`` (their hand, the discard pile...): an
-    empty stock turned or the hand void, then the next player's draw."""
+def _end_turn(variant: Variant, state: State, events: list[ev.Event]) -> State:
+    """The end of the turn of the player to act, ``state`` holding what the turn left (their hand, the
+    discard pile...): an empty stock turned or the hand void, then the next player's draw."""
     actor = state.to_act
     if not state.stock:
-        state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
             n = state.reshuffles + 1
             if state.seed or not state.partial:
@@ -1151,19 +1146,12 @@ def _end_turn(variant: Variant, state: State, changes: dict[str, object], events
         else:
             events.append(ev.HandVoid())
             result = settle_void([Seat(p.id, p.score) for p in state.players])
-            return replace(state, phase=PHASE_ENDED, turn=FRESH_TURN, announcement=None, result=result)
+            return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or actor != state.dealer)
-    fields = state.__dict__.copy()  # (set item by item: cheaper than replace's keyword arguments)
-    fields.update(changes)
-    fields["to_act"] = state.left_of(actor)
-    fields["phase"] = PHASE_DRAW
-    fields["turn"] = FRESH_TURN
-    fields["first_play"] = state.dealer_option
-    fields["dealer_option"] = False
-    fields["first_round"] = first_round
-    return build(State, fields)
+    return replace(state, to_act=state.left_of(actor), phase=Phase.DRAW, turn=FRESH_TURN,
+                   first_play=state.dealer_option, dealer_option=False, first_round=first_round)
 
 
 # KALOOKIE_DEFINITION: a hand won on the turn the winner opened is a kalookie
@@ -1183,14 +1171,14 @@ def _hand_won(variant: Variant, state: State, winner: str, events: list[ev.Event
         if not settlement.decided:
             # some figures depend on cards nobody listed: the hand ends unsettled (``adjudicate`` says which)
             events.append(ev.Kalookie(winner) if kalookie else ev.CalledUp(winner))
-            return replace(state, phase=PHASE_ENDED, turn=FRESH_TURN, announcement=None, result=None)
+            return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=None)
         result = settlement.result()  # the seen cards and the counts decide every figure
     else:
         result = settle_won(variant.rules, winner, kalookie, [Seat(p.id, p.score, p.hand) for p in state.players])
     for pid, score in result.scores:
         state = state.with_player(pid, score=score)
     events.append(ev.Kalookie(winner) if result.how == "kalookie" else ev.CalledUp(winner))
-    return replace(state, phase=PHASE_ENDED, turn=FRESH_TURN, announcement=None, result=result)
+    return replace(state, phase=Phase.ENDED, turn=FRESH_TURN, announcement=None, result=result)
 
 
 def open_settlement(variant: Variant, state: State, winner: str, kalookie: bool) -> OpenSettlement:

@@ -32,8 +32,7 @@ from .clause_ids import (CALL_ALLOWED_CALL_EFFECTS, CALL_ELIGIBILITY, CALL_NOT_B
                          STOCK_RESHUFFLE_ONCE, TURN_DRAW_MELD_DISCARD, TURN_LEFT_OF_DEALER_STARTS_CLOCKWISE,
                          WARNING_ANNOUNCE_ONE_TO_THREE_CARDS)
 from .errors import ImpossibleState, Problem, pointer
-from .state import (FROM_DISCARD, FROM_STOCK, PHASE_DRAW, PHASE_ENDED, PHASE_PLAY, State, listed_cards,
-                    places_of)
+from .state import Phase, Source, State, listed_cards, places_of
 from .variant import Variant
 
 Found = Sequence[tuple[str, str]]   # what a check answers: (pointer, detail) for each problem
@@ -92,9 +91,9 @@ class Position:
         self.hands = [p.hand for p in state.players]
         # the dealer and the player to act are players (several checks ask it)
         self.seated = state.dealer in self.seats and state.to_act in self.seats
-        self.playing = state.phase != PHASE_ENDED
+        self.playing = state.phase != Phase.ENDED
         # before the first play, nothing drawn or laid yet: every hand is as dealt (DEALT_COUNT)
-        self.as_dealt = state.first_play and state.phase == PHASE_DRAW
+        self.as_dealt = state.first_play and state.phase == Phase.DRAW
         # (read by most positions: computed at once, not as cached properties, which take a lock in 3.11)
         self.conservation = self._conservation()
         self.dealt = self._cards_dealt()
@@ -264,22 +263,22 @@ def _meld_owner_opened(pos: Position) -> Found:
 
 def turn_under_way(pos: Position) -> bool:
     """Whether the player to act has drawn, or the turn record holds anything."""
-    return pos.state.phase == PHASE_PLAY or not pos.state.turn.is_fresh
+    return pos.state.phase == Phase.PLAY or not pos.state.turn.is_fresh
 
 
 def _draw_turn_empty(pos: Position) -> Found:
     state = pos.state
-    if state.phase == PHASE_DRAW and not state.turn.is_fresh:
+    if state.phase == Phase.DRAW and not state.turn.is_fresh:
         return [("/turn", "in the draw phase the turn record must be empty (nothing drawn or laid yet)")]
     return NONE
 
 
 def _play_turn_drawn(pos: Position) -> Found:
     state, t = pos.state, pos.state.turn
-    if state.phase != PHASE_PLAY:
+    if state.phase != Phase.PLAY:
         return NONE
     # a card drawn unseen from the stock is null on the wire (in a position with unseen cards)
-    unseen_draw = t.drawn is None and t.source == FROM_STOCK and state.partial
+    unseen_draw = t.drawn is None and t.source == Source.STOCK and state.partial
     if (t.drawn is None and not unseen_draw) or t.source is None:
         return [("/turn", "in the play phase the turn record names the card drawn and its source")]
     return NONE
@@ -287,7 +286,7 @@ def _play_turn_drawn(pos: Position) -> Found:
 
 def _owed_after_discard(pos: Position) -> Found:
     state, t = pos.state, pos.state.turn
-    if state.phase != PHASE_PLAY or t.source == FROM_DISCARD:
+    if state.phase != Phase.PLAY or t.source == Source.DISCARD:
         return NONE
     found = []
     if t.must_open:
@@ -299,7 +298,7 @@ def _owed_after_discard(pos: Position) -> Found:
 
 def _opened_this_turn(pos: Position) -> Found:
     state = pos.state
-    if (state.phase == PHASE_PLAY and state.turn.opened_this_turn and state.to_act in pos.seats
+    if (state.phase == Phase.PLAY and state.turn.opened_this_turn and state.to_act in pos.seats
             and not state.current.opened):
         return [("/turn/opened_this_turn", "opened_this_turn is set but the player to act has not opened")]
     return NONE
@@ -318,7 +317,7 @@ def _builds_on_runs(pos: Position) -> Found:
 
 def _result_when_ended(pos: Position) -> Found:
     state = pos.state
-    if state.phase == PHASE_ENDED:
+    if state.phase == Phase.ENDED:
         if state.result is None and not state.partial:  # unseen cards left in hands: not settled
             return [("/result", "an ended hand carries its result")]
     elif state.result is not None:
@@ -336,14 +335,14 @@ def _hands_until_end(pos: Position) -> Found:
 
 def _stock_at_draw(pos: Position) -> Found:
     state = pos.state
-    if state.phase == PHASE_DRAW and not state.stock:
+    if state.phase == Phase.DRAW and not state.stock:
         return [("/stock", "the stock is empty at the start of a turn: it should have been reshuffled or the hand voided")]
     return NONE
 
 
 def _upcard(pos: Position) -> Found:
     state = pos.state
-    if state.discard == () and state.phase == PHASE_DRAW and state.first_play and pos.rules.deal.upcard:
+    if state.discard == () and state.phase == Phase.DRAW and state.first_play and pos.rules.deal.upcard:
         return [("/discard", "the first play of a deal starts with the upcard on the discard pile")]
     return NONE
 
@@ -360,7 +359,7 @@ def _dealer_option(pos: Position) -> Found:
         return NONE
     if not pos.rules.draw.dealer_upcard_option:
         return [("/dealer_option", "this variant gives the dealer no upcard option")]
-    if not state.first_play or state.phase == PHASE_ENDED or state.to_act != state.dealer:
+    if not state.first_play or state.phase == Phase.ENDED or state.to_act != state.dealer:
         return [("/dealer_option",
                  "the dealer's upcard option is open only before the first play, with the dealer to act")]
     return NONE
@@ -378,7 +377,7 @@ def _first_play_seat(pos: Position) -> Found:
 
 def _no_melds_before_first_play(pos: Position) -> Found:
     state = pos.state
-    if not state.dealer_option and state.first_play and state.phase == PHASE_DRAW and state.melds:
+    if not state.dealer_option and state.first_play and state.phase == Phase.DRAW and state.melds:
         return [("/melds", "no melds can be on the table before the first play")]
     return NONE
 
@@ -421,7 +420,7 @@ def _announcement(pos: Position) -> Found:
     state, a = pos.state, pos.state.announcement
     if a is None or a.player not in pos.seats:
         return NONE
-    if state.phase != PHASE_DRAW or a.player == state.to_act:
+    if state.phase != Phase.DRAW or a.player == state.to_act:
         return [("/announcement", "an announcement is owed only between a player's discard and the next player's draw")]
     held = len(state.player(a.player).hand)
     if held != a.count:
@@ -452,7 +451,7 @@ def _lay_barred(pos: Position) -> Found:
 
 def _call_window(pos: Position) -> Found:
     state = pos.state
-    if state.calls and (state.phase != PHASE_DRAW or state.first_play):
+    if state.calls and (state.phase != Phase.DRAW or state.first_play):
         return [("/calls", "a call waits only between a player's discard and the next player's pluck")]
     return NONE
 
@@ -474,7 +473,7 @@ def _callers(pos: Position) -> Found:
 
 def _stock_owed(pos: Position) -> Found:
     state = pos.state
-    if state.stock_owed and (state.phase != PHASE_DRAW or state.calls):
+    if state.stock_owed and (state.phase != Phase.DRAW or state.calls):
         return [("/stock_owed", "a pluck from the stock is owed only in the draw phase, after a call was allowed")]
     return NONE
 
@@ -505,7 +504,7 @@ def _owed(pos: Position, i: int, dealt: int) -> int:
     """What seat ``i`` holds before laying anything: the deal, what its allowed calls brought, and the
     card drawn where it is playing its turn."""
     state, p = pos.state, pos.state.players[i]
-    drawn = 1 if state.phase == PHASE_PLAY and p.id == state.to_act else 0
+    drawn = 1 if state.phase == Phase.PLAY and p.id == state.to_act else 0
     return dealt + p.calls * (1 + pos.rules.calling.penalty_cards) + drawn
 
 
@@ -528,7 +527,7 @@ def _share(pos: Position, i: int, dealt: int, laid: int) -> str:
     parts = [f"{dealt} dealt"]
     if p.calls:
         parts.append(f"{p.calls * (1 + pos.rules.calling.penalty_cards)} from {_plural(p.calls, 'call')}")
-    if state.phase == PHASE_PLAY and p.id == state.to_act:
+    if state.phase == Phase.PLAY and p.id == state.to_act:
         parts.append("1 drawn")
     if laid > owed:   # (cards others added to this seat's melds: its melds alone hold more than it was given)
         return (f"{p.id} holds {len(p.hand)} cards and has {laid} in melds on the table, more than the {owed} "

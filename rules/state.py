@@ -10,40 +10,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Any
 
 from .cards import JOKER, JOKER_CODE, UNSEEN, Card, pack_cards
 from .errors import Problem, pointer
 from .melds import Meld, Token, given_slots, readings
 from .variant import Variant
-
-_T = TypeVar("_T")
-
-
-def replace(obj: _T, **changes: Any) -> _T:
-    """``dataclasses.replace`` for the engine's frozen value types, without re-running ``__init__``
-    (none of them validates there): a copy of the instance's fields with ``changes`` applied."""
-    new = object.__new__(type(obj))
-    fields_ = new.__dict__
-    fields_.update(obj.__dict__)
-    fields_.update(changes)
-    return new
-
-
-def build(cls: type[_T], fields: dict[str, object]) -> _T:
-    """An instance of one of the engine's frozen value types without the frozen dataclass
-    ``__init__`` (which sets each field through ``object.__setattr__``), for what is made on every
-    request (the reader's state and seats, a legal verdict): the dict ``fields`` itself becomes its
-    attributes.  It must be the caller's own, shared with nothing, and give every field in the
-    dataclass's order, none other: the interpreter reads the attributes of such an instance as fast
-    as those the constructor sets, and copies it (``replace``) fastest; in any other order every read
-    of the engine and the checks is slower (measured: the first turn's adjudication 0.8x of a parse
-    slower)."""
-    new = object.__new__(cls)
-    object.__setattr__(new, "__dict__", fields)
-    return new
 
 
 class Phase(StrEnum):
@@ -61,13 +35,6 @@ class Source(StrEnum):
 
 PHASES = tuple(Phase)
 SOURCES = tuple(Source)
-PHASE_OF = {p.value: p for p in Phase}   # a phase by its name (a dict look-up: calling the enum is slow)
-# The members as module constants, for code that reads them on every action (the turn machine, the
-# position check): in
-# Python 3.11 a member read off its enum class (``Phase.PLAY``) goes through ``EnumType.__getattr__``'s
-# hook, about five times the cost of a global's look-up.
-PHASE_DRAW, PHASE_PLAY, PHASE_ENDED = Phase.DRAW, Phase.PLAY, Phase.ENDED
-FROM_STOCK, FROM_DISCARD = Source.STOCK, Source.DISCARD
 
 
 @dataclass(frozen=True)
@@ -165,7 +132,7 @@ class State:
 
     def __repr__(self) -> str:  # pragma: no cover - a debugging aid, no answer writes it
         """A short summary (the whole position is ``state_wire``'s, or the notation's text)."""
-        who = "hand over" if self.phase == PHASE_ENDED else f"{self.phase.value}: {self.to_act} to act"
+        who = "hand over" if self.phase == Phase.ENDED else f"{self.phase.value}: {self.to_act} to act"
         return (f"<State {who}, {len(self.players)} seats, stock {len(self.stock)}, "
                 f"discard {len(self.discard)}, {len(self.melds)} melds>")
 

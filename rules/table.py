@@ -13,7 +13,7 @@ from .deal import deal
 from .engine import Verdict, adjudicate
 from .errors import MalformedInput, Problem
 from .legal import DEFAULT_CAP, Listing, legal_actions
-from .state import PHASE_DRAW, PHASE_ENDED, State
+from .state import Phase, State
 from .variant import Variant
 from .wire.moves import move_text, parse_action
 from .wire.notation import card as card_text
@@ -142,7 +142,7 @@ def _lines(variant: Variant, state: State) -> Iterator[str]:  # pragma: no cover
     yield f"{variant.name} ({variant.id}), dealt by {state.dealer}" + (f", seed {state.seed!r}" if state.seed else "")
     for p in state.players:
         marks = ["opened"] * p.opened + ["barred"] * p.barred + [f"score {p.score}"] * (p.score != 0)
-        pointer = ">" if p.id == state.to_act and state.phase != PHASE_ENDED else " "
+        pointer = ">" if p.id == state.to_act and state.phase != Phase.ENDED else " "
         yield f"{pointer} {p.id:<{width}}  {_count(len(p.hand)):>8}: {_cards(p.hand)}" + \
             (f"  ({', '.join(marks)})" if marks else "")
     for m in state.melds:
@@ -155,13 +155,13 @@ def _lines(variant: Variant, state: State) -> Iterator[str]:  # pragma: no cover
 def owed(state: State) -> str:  # pragma: no cover - the library's: no request plays on a Table
     """Whose turn it is and what the turn still owes, as a sentence (``Andy to play: has drawn 9S from
     the discard, must discard``)."""
-    if state.phase == PHASE_ENDED:
+    if state.phase == Phase.ENDED:
         result = state.result
         if result is None or result.winner is None:
             return "The hand is over" + ("" if result is None else f" ({result.how})")
         return f"The hand is over: {result.winner} won ({result.how})"
     who, turn = state.to_act, state.turn
-    if state.phase == PHASE_DRAW:
+    if state.phase == Phase.DRAW:
         extra = [f"calls for the discard: {', '.join(state.calls)}"] if state.calls else []
         if state.dealer_option:
             extra.append("may take the upcard for a card, or pass")

@@ -9,8 +9,10 @@ view hides, a digest of a JSON document, is the wire's: ``rules/wire/views.py``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .cards import UNSEEN
-from .state import State, Source, replace
+from .state import State, Source
 
 
 def drawn_hidden(state: State, seat: str) -> bool:

@@ -12,7 +12,6 @@ from ..actions import (Action, Allow, Announce, Build, Call, Challenge, Discard,
 from ..cards import parse_card
 from ..errors import MalformedInput, Problem
 from ..melds import Token, parse_token
-from ..state import build
 from .contract import check
 from .moves import parse_action
 
@@ -34,17 +33,13 @@ def _build(data: Mapping[str, Any], who: str | None) -> Build:
     return Build(data["meld"], _tokens(data["cards"]), data.get("end"), who)
 
 
-# The actions of a plain turn (a whole turn, a draw, a discard) are read on most requests: each is
-# made by ``state.build`` from every one of its fields, in order, which costs about half of the
-# frozen dataclass's ``__init__`` (one ``object.__setattr__`` per field).
-
 def _draw(data: Mapping[str, Any], who: str | None) -> Draw:
     card = data.get("card")
-    return build(Draw, {"source": data["source"], "card": None if card is None else parse_card(card), "player": who})
+    return Draw(data["source"], None if card is None else parse_card(card), who)
 
 
 def _discard(data: Mapping[str, Any], who: str | None) -> Discard:
-    return build(Discard, {"card": parse_card(data["card"]), "player": who})
+    return Discard(parse_card(data["card"]), who)
 
 
 def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
@@ -55,7 +50,7 @@ def _turn(data: Mapping[str, Any], who: str | None) -> TurnAction:
     for step in data["actions"]:
         decode = _DECODERS.get(step.get("type"))
         steps.append(decode(step, step.get("player")) if decode is not None else action_from_valid(step))
-    return build(TurnAction, {"actions": tuple(steps), "player": who})
+    return TurnAction(tuple(steps), who)
 
 
 def _swap(data: Mapping[str, Any], who: str | None) -> SwapJoker:
