@@ -102,4 +102,7 @@ def add_echo(app: Flask) -> Flask:
 
 
 def create() -> Flask:
-    return add_echo(create_app())
+    """The referee with the echo and the floor, without the per-client budget (api/budget.py): every
+    request of a benchmark comes from one address, and a benchmark measures what a request costs, not
+    how soon that address is refused."""
+    return add_echo(create_app({"KALOOKI_CLIENT_RATE": 0}))
