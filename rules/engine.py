@@ -6,7 +6,7 @@ A rule-illegal action is not an exception for the caller: it is a verdict with `
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from . import search
@@ -44,8 +44,8 @@ from .melds import (Failure, Meld, MeldDict, Slot, Token, contract_failure, exte
                     is_identical, meld_value, read_meld, set_order)
 from .settlement import OpenSettlement, Seat, settle_open, settle_void, settle_won
 from .shuffle import shuffled
-from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, Turn,
-                    free_meld_id, unaccounted)
+from .state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, Turn, build,
+                    free_meld_id, replace, unaccounted)
 from .params import OnlyJokers
 from .variant import Variant
 from .clause_ids import (BUILD_ONTO_ANY_PLAYERS_MELD, DISCARD_JAMAICAN_ANY_OTHER_CARD,
@@ -240,7 +240,9 @@ def _settled(variant: Variant, state: State, current: State, events: list[ev.Eve
                                                              "on the cards of other hands nobody listed",
                             needs=settlement.needs())
         return Verdict(True, (), current, tuple(events), (settled.cited_by(variant),), settlement)
-    return Verdict(True, (), current, tuple(events))
+    # ``build``: a verdict without the frozen dataclass ``__init__`` (every legal verdict is made here)
+    return build(Verdict, {"legal": True, "violations": (), "state": current, "events": tuple(events),
+                           "undetermined": (), "settlement": None})
 
 
 MAX_VIOLATIONS = 4  # a refusal lists at most this many broken rules
@@ -496,7 +498,9 @@ def _draw(variant: Variant, state: State, action: Draw, events: list[ev.Event], 
         card, stock, discard = top, state.stock, state.discard[1:]
     events.append(ev.Drew(player.id, action.source, card.code if action.source == "discard" else None))
     source = Source.STOCK if action.source == "stock" else Source.DISCARD  # anything else is read as the discard pile
-    turn = Turn(drawn=card, source=source, must_open=must_open, must_use=must_use)
+    # the new turn made whole by ``build`` (every field, in order), not as a copy of FRESH_TURN
+    turn = build(Turn, {"drawn": card, "source": source, "must_open": must_open, "opened_this_turn": False,
+                        "pending_jokers": 0, "builds": (), "must_use": must_use})
     after = replace(state, players=state.seated(seat, replace(player, hand=player.hand + (card,))), phase=Phase.PLAY,
                     turn=turn, stock_owed=False, stock=stock, discard=discard)
     if undecided is not None:
@@ -754,7 +758,7 @@ def _pass(variant: Variant, state: State, actor: str, events: list[ev.Event]) ->
     discard (``dec.jamaican_only_jokers_left``)."""
     if state.phase == Phase.PLAY and _passes_on_jokers(variant, state):
         events.append(ev.Passed(actor))
-        return _end_turn(variant, replace(state, players=state.players_with(actor, barred=False), announcement=None),
+        return _end_turn(variant, state, {"players": state.players_with(actor, barred=False), "announcement": None},
                          events)
     if not state.dealer_option or state.phase != Phase.DRAW:
         raise Illegal(DRAW_DEALER_UPCARD_OPTION if variant.rules.draw.dealer_upcard_option else TURN_DRAW_MELD_DISCARD,
@@ -1126,15 +1130,16 @@ def _discard(variant: Variant, state: State, action: Discard, events: list[ev.Ev
                                           discard=discard), player.id, events)
     announce_at = variant.rules.warning.announce_at_most
     announcement = Announcement(player.id, len(hand)) if 1 <= len(hand) <= announce_at else None
-    return _end_turn(variant, replace(state, players=state.seated(seat, replace(player, hand=hand, barred=False)),
-                                      discard=discard, announcement=announcement), events)
+    return _end_turn(variant, state, {"players": state.seated(seat, replace(player, hand=hand, barred=False)),
+                                      "discard": discard, "announcement": announcement}, events)
 
 
-def _end_turn(variant: Variant, state: State, events: list[ev.Event]) -> State:
-    """The end of the turn of the player to act, ``state`` holding what the turn left (their hand, the
-    discard pile...): an empty stock turned or the hand void, then the next player's draw."""
+def _end_turn(variant: Variant, state: State, changes: dict[str, object], events: list[ev.Event]) -> State:
+    """The end of the turn of the player to act, with ``changes`` (their hand, the discard pile...): an
+    empty stock turned or the hand void, then the next player's draw."""
     actor = state.to_act
     if not state.stock:
+        state, changes = replace(state, **changes), {}
         if state.reshuffles < variant.rules.stock.reshuffles and len(state.discard) > 1:
             n = state.reshuffles + 1
             if state.seed or not state.partial:
@@ -1150,8 +1155,15 @@ def _end_turn(variant: Variant, state: State, events: list[ev.Event]) -> State:
     # the dealer's exchange of the upcard comes before the first play, which is still to come
     # the first round ends with the dealer's own turn (the last seat of the round)
     first_round = state.first_round and (state.dealer_option or actor != state.dealer)
-    return replace(state, to_act=state.left_of(actor), phase=Phase.DRAW, turn=FRESH_TURN,
-                   first_play=state.dealer_option, dealer_option=False, first_round=first_round)
+    fields = state.__dict__.copy()  # (set item by item: cheaper than replace's keyword arguments)
+    fields.update(changes)
+    fields["to_act"] = state.left_of(actor)
+    fields["phase"] = Phase.DRAW
+    fields["turn"] = FRESH_TURN
+    fields["first_play"] = state.dealer_option
+    fields["dealer_option"] = False
+    fields["first_round"] = first_round
+    return build(State, fields)
 
 
 # KALOOKIE_DEFINITION: a hand won on the turn the winner opened is a kalookie

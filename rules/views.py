@@ -9,10 +9,8 @@ view hides, a digest of a JSON document, is the wire's: ``rules/wire/views.py``.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from .cards import UNSEEN
-from .state import State, Source
+from .state import State, Source, replace
 
 
 def drawn_hidden(state: State, seat: str) -> bool:

@@ -23,7 +23,7 @@ from ..errors import ImpossibleState, Problem
 from ..invariants import check_state
 from ..melds import tokens_of
 from ..state import (FRESH_TURN, Announcement, HandResult, Phase, Player, Source, State, TableMeld, Turn,
-                     table_meld)
+                     build, table_meld)
 from ..variant import Variant
 from .contract import check
 
@@ -170,11 +170,13 @@ def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[P
     """The state of a wire object that matches openapi.yaml's ``State``, unchecked, with the problems
     found in reading its melds (a meld that is not a meld under ``variant``)."""
     # The wire's names are the fields' names: the wire object overlaid on every field at its default,
-    # then the values that are not yet what the field holds read into them.
+    # in the dataclass's order, gives each field in its place (see ``state.build``) in one C call; then
+    # the values that are not yet what the field holds are read into them.
     fields = {**_STATE_FIELDS, **data}
     stock_hidden = 0
     if "stock_hidden" in fields:  # (the one name that is no field: the count of unseen stock cards)
         stock_hidden = int(fields.pop("stock_hidden"))
+        fields = dict(fields)  # (copied without the gap the name left)
     fields["players"] = tuple([_player(p) for p in fields["players"]])
     raw_melds = fields["melds"]
     fields["melds"], impossible = _melds(raw_melds, variant) if raw_melds else ((), [])
@@ -195,11 +197,11 @@ def read_state(data: Mapping[str, Any], variant: Variant) -> tuple[State, list[P
     reshuffles, hand_number = fields["reshuffles"], fields["hand_number"]
     fields["reshuffles"] = reshuffles if reshuffles.__class__ is int else int(reshuffles)
     fields["hand_number"] = hand_number if hand_number.__class__ is int else int(hand_number)
-    return State(**fields), impossible
+    return build(State, fields), impossible
 
 
-# Every field of a state and of a seat at its default (a required one as None, always given; "turn"
-# None is the fresh turn).
+# Every field of a state and of a seat at its default, in the dataclass's order (a required one as
+# None, always given; "turn" None is the fresh turn).
 _STATE_FIELDS: dict[str, Any] = {f.name: None if f.default is MISSING else f.default for f in dataclass_fields(State)}
 _PLAYER_FIELDS: dict[str, Any] = {f.name: None if f.default is MISSING else f.default
                                   for f in dataclass_fields(Player)}
@@ -220,6 +222,7 @@ def _player(p: Mapping[str, Any]) -> Player:
     fields = {**_PLAYER_FIELDS, **p}   # (as for the state, above)
     if "hidden" in fields:  # (the one name that is no field: its count made unseen cards)
         fields["hand"] = parse_cards(fields["hand"]) + (UNSEEN,) * int(fields.pop("hidden"))
+        fields = dict(fields)  # (copied without the gap the name left)
     else:
         fields["hand"] = parse_cards(fields["hand"])
     # (JSON integers, possibly written 2.0: written back only where one is not an int)
@@ -227,7 +230,7 @@ def _player(p: Mapping[str, Any]) -> Player:
         fields["score"] = int(fields["score"])
     if fields["calls"].__class__ is not int:
         fields["calls"] = int(fields["calls"])
-    return Player(**fields)
+    return build(Player, fields)
 
 def _turn(t: Mapping[str, Any]) -> Turn:
     drawn, must_use = t.get("drawn"), t.get("must_use")

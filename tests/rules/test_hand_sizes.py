@@ -4,13 +4,12 @@ card off at any seat does not, by default, and the refusal names the seat and it
 position marked composed (counted false) keeps only the hand limit."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from kalooki_referee.rules import load_variant, variant_ids
 from kalooki_referee.rules.cards import UNSEEN
 from kalooki_referee.rules.invariants import check_state
+from kalooki_referee.rules.state import replace
 from kalooki_referee.rules.wire.state import state_wire
 from tests.support.random_play import positions
 

@@ -8,7 +8,6 @@ clause of the variant's own list."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 
 import pytest
 
@@ -16,7 +15,7 @@ from kalooki_referee.rules import action_from_dict, adjudicate, deal, load_varia
 from kalooki_referee.rules.legal import legal_actions
 from kalooki_referee.rules.wire.legal import listing_wire
 from kalooki_referee.rules.settlement import SLOTS
-from kalooki_referee.rules.state import State
+from kalooki_referee.rules.state import State, replace
 from kalooki_referee.rules.wire.verdicts import verdict_wire
 from kalooki_referee.rules.wire.state import state_wire
 from tests.support import bot

@@ -3,14 +3,14 @@ the JSON the general path gives."""
 from __future__ import annotations
 
 import json
-from dataclasses import fields, replace
+from dataclasses import fields
 from pathlib import Path
 
 from kalooki_referee.rules import action_from_dict, load_variant
 from kalooki_referee.rules.actions import Discard, Draw, TurnAction
 from kalooki_referee.rules.cards import UNSEEN, Card, parse_cards
 from kalooki_referee.rules.events import Drew, Melded
-from kalooki_referee.rules.state import FRESH_TURN, Turn
+from kalooki_referee.rules.state import FRESH_TURN, Turn, replace
 from kalooki_referee.rules.wire.state import read_state, state_wire, turn_wire
 from kalooki_referee.rules.wire.verdicts import event_wire
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import random
-from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +17,7 @@ from hypothesis import strategies as st
 
 from kalooki_referee.rules import action_from_dict, adjudicate, state_from_dict
 from kalooki_referee.rules.invariants import check_state
-from kalooki_referee.rules.state import Source
+from kalooki_referee.rules.state import Source, replace
 from kalooki_referee.rules.views import view_of
 from kalooki_referee.rules.wire.views import commitment, hidden_parts, reveal_matches
 from kalooki_referee.rules.wire.verdicts import verdict_wire
