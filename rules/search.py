@@ -747,7 +747,11 @@ def _meld_candidates(variant: Variant, state: State, hand: tuple[Card, ...], bud
         out.extend(MeldAction((MeldSpec(p.tokens, p.kind),)) for p in melds)
         return False
     elif not player.opened:
-        found = openings(variant, hand, state.melds, state.turn.must_use, budget=budget, jokers_only=bool(pending))
+        # the card to discard is kept among the seen cards, or is one of the unseen ones (``hand`` is the
+        # seen cards: an opening of all of them leaves an unseen card to throw)
+        keep = 0 if len(player.hand) > len(seen(player.hand)) else 1
+        found = openings(variant, hand, state.melds, state.turn.must_use, budget=budget, jokers_only=bool(pending),
+                         keep=keep)
     else:
         return False
     out.extend(opening_action(combo) for combo in found.openings)
