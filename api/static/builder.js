@@ -261,7 +261,8 @@ export function missingLayout() {
   const errors = [];
   const laying = ADDS_TOO.has(question) && (builder.addto.length || builder.extra.some(cards => cards.length));
   if (PLAY_QUESTIONS.has(question) && !builder.play.length && !laying) {
-    errors.push({place: {area: "play", index: null}, detail: "click the cards you want to play, with \u201cthe cards you want to play\u201d chosen"});
+    const area = targetName("play");
+    errors.push({place: {area: "play", index: null}, detail: `click ${area}, with \u201c${area}\u201d chosen`});
   }
   if (["take", "draw", "call", "allow"].includes(question) && !builder.discard.length) {
     errors.push({place: {area: "discard", index: null},
@@ -481,7 +482,8 @@ export async function askWhatNow() {
   const box = h("div", {class: "verdict legal", id: "build-verdict", tabindex: "-1"},
     h("h3", {}, "What could I do here?"),
     h("p", {class: "verdict-word"}, list.length ? `The rules allow ${plural(list.length, "move")} here${r.body.truncated ? " (and perhaps more)" : ""}`
-                                                  + (state.phase === "play" ? ", now that you have drawn:" : ", before you draw:")
+                                                  + (state.phase === "play" ? ", now that you have drawn:"
+                                                     : state.dealer_option || state.first_play ? ", at the start of the hand:" : ", before you draw:")
                                                 : "The rules allow no move here."),
     h("ul", {class: "legal-moves"}, list.map(a => h("li", {}, moveWords(a, melds, askerOf(state))))));
   $("build-answer").replaceChildren(box);

@@ -40,8 +40,9 @@ export const Cards = (() => {
   }
 
   // The back of a card, for the stock: how many cards are in it is written on it.
-  function back(count) {
-    const label = count === 1 ? "the stock: 1 card" : `the stock: ${count} cards`;
+  /** Face-down cards, `count` of them, said as what they are (`what`: "the stock", "cards nobody can see"). */
+  function back(count, what = "the stock") {
+    const label = `${what}: ${count === 1 ? "1 card" : `${count} cards`}`;
     const svg = el("svg", {viewBox: "0 0 60 84", class: "card-svg card-back", role: "img", "aria-label": label});
     svg.appendChild(el("title", {}, label));
     svg.appendChild(el("image", {href: url("back"), width: 60, height: 84}));

@@ -796,7 +796,7 @@ export function contractOf(row) {
 // A seat's cards: those listed, then one card back with the count of those nobody listed.
 export function seatCards(pl) {
   const row = Cards.row(pl.hand);
-  if (pl.hidden) row.append(h("span", {class: "card back"}, Cards.back(pl.hidden)));
+  if (pl.hidden) row.append(h("span", {class: "card back"}, Cards.back(pl.hidden, `${pl.id}'s cards nobody can see`)));
   return row;
 }
 
