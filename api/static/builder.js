@@ -110,7 +110,7 @@ export function buildLayout() {
           others: typedCount("build-others"),
           mineHidden: WHOLE_HAND.has(question) ? 0 : typedCount("build-mine-hidden"),
           barred: question === "forgot",
-          dealer: upcard ? ids[0] : null, firstPlay: upcard, dealerOption: upcard,
+          dealer: upcard ? ids[0] : seatOf($("build-dealer").value, ids), firstPlay: upcard, dealerOption: upcard,
           discard: builder.discard.slice(), phase: DRAW_QUESTIONS.has(question) ? "draw" : "play",
           drawn: hand[0], calls: question === "allow" ? [who] : [],
           callsMade: question === "challenge" ? {[seatOf($("build-target").value, ids)]: typedCount("build-target-calls") || 0} : {},
@@ -668,6 +668,13 @@ export function renderWho() {
   };
   options($("build-who"), choices);
   options($("build-target"), seats);
+  // who dealt: the last seat unless chosen (the dealer's own question: you)
+  const dealer = $("build-dealer");
+  const keep = dealer.value && seats.some(seat => seat.key === dealer.value) && dealer.dataset.chosen === "true";
+  options(dealer, seats);
+  if (!keep) dealer.value = seats[seats.length - 1].key;
+  const upcard = question === "upcard";
+  dealer.hidden = $("build-dealer-label").hidden = upcard;
 }
 
 export function renderHandNumbers(params) {
@@ -715,6 +722,7 @@ document.addEventListener("DOMContentLoaded", () => {
   // the seats' names, as they are typed: only what names a seat is drawn again (not the cards, so a
   // card tapped just after typing lands where it was tapped)
   $("build-names").addEventListener("input", () => { renderTable(); renderWho(); renderCounts(); });
+  $("build-dealer").addEventListener("change", e => { e.target.dataset.chosen = "true"; });
   $("build-hand-number").addEventListener("change", () => renderHandNumbers(variantParameters(page.variant)));
   $("build-add-meld").addEventListener("click", () => {
     const m = {id: `m${builder.nextMeld++}`, cards: [], kind: "", owner: "Player 2"};

@@ -132,6 +132,19 @@ def test_01_keeping_the_discard_before_coming_down_is_refused(phone, variant, di
     check_answer(page, answer, False, f"01-{variant}", "40")
 
 
+def test_01_as_told_mark_asking_frank_dealing(phone):
+    """The dispute's own table: Mark asks, the seats on his left are John, Frank and Andy, and Frank dealt."""
+    page = phone()
+    ask_about(page, "british", "draw")
+    page.get_by_label("Their names, you first (optional)").fill("Mark, John, Frank, Andy")
+    page.get_by_label("Who dealt this hand").select_option(label="Frank")
+    lay(page, "the card you throw", ["2H"])
+    lay(page, "the top of the discard pile", ["9C"])
+    request, answer = asked(page)
+    assert request["state"]["dealer"] == "Frank" and request["state"]["to_act"] == "Mark"
+    check_answer(page, answer, False, "01-as-told", "the nine of clubs goes back on the discard pile")
+
+
 @pytest.mark.parametrize("variant,rank", [("british", "K"), ("british_max151", "Q")])
 def test_02_taking_the_discard_to_come_down_with_four_of_a_kind(phone, variant, rank):
     page = phone()
