@@ -33,7 +33,7 @@ export function parseNames(text) {
 /** The seats: you, then the players on your left in turn; the last of them deals.  Each seat goes by
  *  the name typed for it, else "Player 1", "Player 2"...; if two seats would share a name, none is used. */
 export function seatIds(n, names = []) {
-  const plain = Array.from({length: n}, (_, i) => `Player ${i + 1}`);
+  const plain = Array.from({length: n}, (_, i) => (i ? `Player ${i + 1}` : YOU));
   const ids = plain.map((id, i) => names[i] || id);
   return new Set(ids).size === ids.length ? ids : plain;
 }

@@ -12,9 +12,6 @@ import {parseNames, seatIds} from "./position.js";
 
 export const sheet = {players: [], hands: [], answer: null, cards: {}, picking: null, stakesOf: null};
 
-/** The players of the sheet: the names typed, in seating order, else "Player 1", "Player 2"... */
-export function sheetPlayers(n, names = []) { return seatIds(n, names); }
-
 const STAKE_FIELDS = [["call_up", "Each loser pays the winner"], ["kalookie", "Each loser pays for a kalookie"],
                       ["initial", "Each player puts into the pool at the start"], ["buy_in", "A buy-in puts into the pool"]];
 
@@ -340,7 +337,7 @@ export function resetSheet() {
   const min = (params.players && params.players.min) || 2, max = (params.players && params.players.max) || 6;
   const chosen = Math.min(Math.max(Number(select.value) || 3, min), max);
   select.replaceChildren(...Array.from({length: max - min + 1}, (_, i) => min + i).map(n => h("option", {value: n, selected: n === chosen}, String(n))));
-  sheet.players = sheetPlayers(chosen, parseNames($("sheet-names").value));
+  sheet.players = seatIds(chosen, parseNames($("sheet-names").value));  // the names typed, else "Player 1"...
   sheet.hands = [];
   sheet.answer = null;
   sheet.cards = {};
